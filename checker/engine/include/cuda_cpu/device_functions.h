@@ -1,0 +1,133 @@
+// CUDA device functions for the CPU backend: barriers, min/max, atomics, a few intrinsics.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_cpu/runtime_hooks.h"
+
+// Default arguments are evaluated where the kernel calls, so the engine learns the line.
+inline void __syncthreads(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  cuda_cpu::syncthreads(line, file);
+}
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+[[noreturn]] inline void __trap(unsigned line = __builtin_LINE(),
+                                const char* file = __builtin_FILE()) {
+  cuda_cpu::trap(line, file);
+}
+
+// CUDA's min and max take mixed arithmetic types and return the common type.
+template <typename A, typename B,
+          typename = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+constexpr std::common_type_t<A, B> min(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <typename A, typename B,
+          typename = std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>>
+constexpr std::common_type_t<A, B> max(A a, B b) {
+  using C = std::common_type_t<A, B>;
+  return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return expf(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
+inline float rsqrtf(float x) { return 1.f / sqrtf(x); }
+inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
+inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
+inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
+template <typename T>
+inline T __ldg(const T* p) { return *p; }
+
+// --- Atomics: real atomics, since blocks run at the same time on several cores. ----------
+template <typename T>
+inline T cuda_cpu_atomic_fetch_add(T* p, T v) {
+  cuda_cpu::note_atomic(p, sizeof(T));
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+template <typename F, typename Op>
+inline F cuda_cpu_atomic_float_update(F* p, Op op) {
+  // A compare-and-swap loop on the bits, as CUDA's own fallback does.
+  using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  cuda_cpu::note_atomic(p, sizeof(F));
+  Bits* bits = reinterpret_cast<Bits*>(p);
+  Bits old_bits = __atomic_load_n(bits, __ATOMIC_RELAXED);
+  for (;;) {
+    F old_value, new_value;
+    std::memcpy(&old_value, &old_bits, sizeof(F));
+    new_value = op(old_value);
+    Bits new_bits;
+    std::memcpy(&new_bits, &new_value, sizeof(F));
+    if (__atomic_compare_exchange_n(bits, &old_bits, new_bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return old_value;
+  }
+}
+
+inline int atomicAdd(int* p, int v) { return cuda_cpu_atomic_fetch_add(p, v); }
+inline unsigned int atomicAdd(unsigned int* p, unsigned int v) { return cuda_cpu_atomic_fetch_add(p, v); }
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+  return cuda_cpu_atomic_fetch_add(p, v);
+}
+inline float atomicAdd(float* p, float v) {
+  return cuda_cpu_atomic_float_update(p, [v](float old) { return old + v; });
+}
+inline double atomicAdd(double* p, double v) {
+  return cuda_cpu_atomic_float_update(p, [v](double old) { return old + v; });
+}
+inline int atomicSub(int* p, int v) { return cuda_cpu_atomic_fetch_add(p, -v); }
+inline unsigned int atomicSub(unsigned int* p, unsigned int v) {
+  return cuda_cpu_atomic_fetch_add(p, 0u - v);
+}
+inline int atomicMax(int* p, int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+}
+inline int atomicMin(int* p, int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+inline unsigned int atomicMax(unsigned int* p, unsigned int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+}
+inline unsigned int atomicMin(unsigned int* p, unsigned int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+inline int atomicExch(int* p, int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+inline unsigned int atomicExch(unsigned int* p, unsigned int v) {
+  cuda_cpu::note_atomic(p, 4);
+  return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+inline float atomicExch(float* p, float v) {
+  return cuda_cpu_atomic_float_update(p, [v](float) { return v; });
+}
+inline int atomicCAS(int* p, int compare, int v) {
+  cuda_cpu::note_atomic(p, 4);
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;
+}
+inline unsigned int atomicCAS(unsigned int* p, unsigned int compare, unsigned int v) {
+  cuda_cpu::note_atomic(p, 4);
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;
+}
+inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare,
+                                    unsigned long long v) {
+  cuda_cpu::note_atomic(p, 8);
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;
+}

@@ -1,0 +1,98 @@
+// One API over two backends: allocate device buffers, copy, launch, synchronize, and read
+// what went wrong. Checkers, tests and benchmarks use only this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "engine/dim.h"
+#include "engine/findings.h"
+#include "engine/kernel_image.h"
+
+namespace engine {
+
+// An environment problem (no device, a failed CUDA call, out of memory), not a mistake in
+// the kernel. Programs report it and exit with status 2.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class BackendKind { cpu, gpu };
+enum class BackendChoice { automatic, cpu, gpu };
+
+const char* to_string(BackendKind kind);
+// "auto", "cpu" or "gpu"; throws Error for anything else.
+BackendChoice parse_backend_choice(const std::string& text);
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  std::size_t dynamic_shared_bytes = 0;
+};
+
+// The order in which the CPU backend runs the threads of a block between two barriers.
+// A correct kernel gives the same result in every order.
+enum class ThreadOrder { forward, reverse, shuffled };
+const char* to_string(ThreadOrder order);
+
+struct RunOptions {
+  double timeout_seconds = 10;
+  ThreadOrder order = ThreadOrder::forward;
+  std::uint64_t shuffle_seed = 1;
+  // CPU: how many findings of each kind to keep in full (the rest are only counted).
+  unsigned findings_per_kind = 4;
+};
+
+// The limits that both backends check before a launch, with CUDA's numbers.
+struct DeviceLimits {
+  unsigned max_threads_per_block = 1024;
+  Dim3 max_block{1024, 1024, 64};
+  Dim3 max_grid{2147483647u, 65535u, 65535u};
+  std::size_t max_shared_per_block = 48 * 1024;  // without an opt-in attribute
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual BackendKind kind() const = 0;
+  // "NVIDIA H100 80GB HBM3 (sm_90)" or "CPU, 2 worker threads, instrumented kernels".
+  virtual std::string description() const = 0;
+  virtual DeviceLimits limits() const = 0;
+
+  // Device memory. `name` is what the kernel calls the buffer ("a", "out"): findings use it.
+  virtual void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) = 0;
+  virtual void release(void* device_ptr) noexcept = 0;
+  virtual void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) = 0;
+  virtual void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+
+  // Runs the kernel to completion (or to a fault, a finding that stops it, or the timeout).
+  virtual LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config,
+                              void* const* args, const RunOptions& options) = 0;
+  virtual void synchronize() = 0;
+};
+
+struct OpenedBackend {
+  std::unique_ptr<Backend> backend;
+  // Why this backend: "auto: no CUDA device was found (...)"; empty when asked for by name.
+  std::string reason;
+};
+
+// Opens the chosen backend. `automatic` takes the GPU when one is usable, else the CPU.
+// Throws Error when the GPU is asked for by name and cannot be used.
+OpenedBackend open_backend(BackendChoice choice);
+
+bool gpu_backend_built();
+// Empty when a CUDA device can be used; otherwise why not, in one sentence.
+std::string gpu_unavailable_reason();
+
+// Checks a launch configuration against the limits. Returns the sentence that explains the
+// problem, or an empty string. `static_shared` is what the kernel declares itself.
+std::string check_launch_config(const LaunchConfig& config, const DeviceLimits& limits,
+                                std::size_t static_shared, const std::string& kernel_name);
+
+}  // namespace engine

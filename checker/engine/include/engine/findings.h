@@ -1,0 +1,87 @@
+// What the engine noticed while a kernel ran: the student mistakes that the checkers
+// explain. Backends fill these in; the checker library turns them into sentences.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/dim.h"
+
+namespace engine {
+
+enum class FindingKind {
+  out_of_bounds,         // a global read or write outside every buffer
+  shared_out_of_bounds,  // past the dynamic shared memory that the launch asked for
+  shared_race,           // two threads touch a shared element with no barrier between
+  barrier_divergence,    // threads of a block wait at different barriers, or some returned
+  fault,                 // the kernel crashed: bad pointer, integer division by zero, ...
+  timeout,               // the kernel did not finish in time (an endless loop?)
+};
+inline constexpr std::size_t kFindingKinds = 6;
+
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  bool known() const { return line > 0; }
+};
+
+// A set of threads of one block in the same state, for barrier findings.
+struct ThreadGroup {
+  std::string state;       // "wait at __syncthreads()" or "returned"
+  SourceLocation barrier;  // where they wait, when they wait
+  std::uint64_t count = 0;
+  std::vector<Dim3> sample;  // a few of them, in thread order
+};
+
+struct Finding {
+  FindingKind kind = FindingKind::fault;
+  bool thread_known = true;
+  ThreadCoord where;  // the thread that did it
+  SourceLocation at;  // the line it was on, when known
+
+  // Accesses (out_of_bounds, shared_out_of_bounds, shared_race).
+  bool is_write = false;
+  std::string buffer;             // as the kernel names it: "a", "out", "tile"
+  long long index = 0;            // element index; negative before the start
+  unsigned element_size = 4;
+  long long buffer_elements = 0;  // the buffer's size in elements
+
+  // shared_race: the earlier access by another thread, with no barrier between.
+  ThreadCoord other;
+  bool other_is_write = false;
+  SourceLocation other_at;
+
+  // barrier_divergence: the groups that disagree.
+  std::vector<ThreadGroup> groups;
+
+  std::string detail;  // fault and timeout: what happened, in words
+};
+
+struct LaunchStats {
+  bool loads_counted = false;  // the kernel was instrumented (CPU backend with clang)
+  std::uint64_t max_global_loads = 0;  // by the single busiest thread
+  ThreadCoord max_loads_thread;
+  std::uint64_t total_global_loads = 0;
+  std::uint64_t threads_run = 0;
+  std::uint64_t barrier_waits = 0;  // threads arriving at __syncthreads(), summed
+  double milliseconds = 0;          // GPU: between events around the kernel; CPU: wall time
+};
+
+struct LaunchResult {
+  // Set when the launch was refused before anything ran: one sentence, CUDA's words.
+  std::string rejected;
+  // A sample of the findings (a few per kind, the lowest block and thread first) and
+  // how many of each kind there were in all.
+  std::vector<Finding> findings;
+  std::array<std::uint64_t, kFindingKinds> totals{};
+  LaunchStats stats;
+  // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
+  bool device_lost = false;
+
+  bool clean() const { return rejected.empty() && findings.empty(); }
+  std::uint64_t total(FindingKind k) const { return totals[static_cast<std::size_t>(k)]; }
+};
+
+}  // namespace engine

@@ -1,0 +1,80 @@
+// What a compiled kernel looks like to the engine. Each backend compiles the same kernel
+// source into its own image; the build's generated glue (checker/cmake/*.in) exports one
+// image per kernel and backend. Compiled by nvcc and by the host compiler alike.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+
+namespace engine {
+
+// Calls the kernel with arguments unpacked from an array of pointers, one per parameter,
+// the same array that cudaLaunchKernel takes.
+using CpuInvoker = void (*)(void* const* args);
+
+struct KernelImage {
+  const char* name = "";
+  const char* signature = "";  // mangled function type (typeid), compared before a launch
+  CpuInvoker cpu_invoke = nullptr;
+  // CPU: the kernel function itself, to find its __shared__ variables in the symbol table.
+  // GPU: the __global__ function's host stub, as cudaLaunchKernel wants it.
+  const void* address = nullptr;
+  bool instrumented = false;  // CPU: loads and stores are reported to the engine
+  const char* source = "";    // the .cu file it was compiled from
+  // CPU: this thread's storage behind `extern __shared__` arrays, and its size.
+  void* (*dynamic_shared)() = nullptr;
+  std::size_t dynamic_shared_capacity = 0;
+};
+
+namespace detail {
+
+template <auto Fn, typename... Params, std::size_t... I>
+void invoke_unpacked(void (*)(Params...), void* const* args, std::index_sequence<I...>) {
+  Fn(*static_cast<std::remove_reference_t<Params>*>(args[I])...);
+}
+
+template <typename... Params>
+constexpr std::size_t parameter_count(void (*)(Params...)) {
+  return sizeof...(Params);
+}
+
+}  // namespace detail
+
+template <auto Fn>
+void invoke_with_args(void* const* args) {
+  detail::invoke_unpacked<Fn>(Fn, args,
+                              std::make_index_sequence<detail::parameter_count(Fn)>{});
+}
+
+template <auto Fn>
+KernelImage make_cpu_image(const char* name, bool instrumented, const char* source) {
+  KernelImage image;
+  image.name = name;
+  image.signature = typeid(std::remove_pointer_t<decltype(Fn)>).name();
+  image.cpu_invoke = &invoke_with_args<Fn>;
+  image.address = reinterpret_cast<const void*>(Fn);
+  image.instrumented = instrumented;
+  image.source = source;
+  return image;
+}
+
+template <typename Fn>
+KernelImage make_gpu_image(const char* name, Fn* fn, const char* source) {
+  KernelImage image;
+  image.name = name;
+  image.signature = typeid(Fn).name();
+  image.address = reinterpret_cast<const void*>(fn);
+  image.source = source;
+  return image;
+}
+
+// The image of a backend that this build does not have (no CUDA toolkit).
+inline KernelImage absent_image(const char* name) {
+  KernelImage image;
+  image.name = name;
+  return image;
+}
+
+}  // namespace engine

@@ -1,0 +1,110 @@
+// The CPU backend: the same kernel source, compiled by the host compiler, run with CUDA's
+// block, thread, shared-memory and barrier semantics.
+#include "cpu_backend.h"
+
+#include <cstring>
+#include <thread>
+
+#include "device_arena.h"
+#include "isolated_launch.h"
+#include "symbol_table.h"
+
+namespace engine::cpu {
+namespace {
+
+class CpuBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::cpu; }
+
+  std::string description() const override {
+    unsigned cores = std::thread::hardware_concurrency();
+    return "CPU, " + std::to_string(cores ? cores : 1) + " worker threads";
+  }
+
+  DeviceLimits limits() const override { return DeviceLimits{}; }
+
+  void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) override {
+    return DeviceArena::instance().allocate(bytes, element_size, name);
+  }
+  void release(void* p) noexcept override { DeviceArena::instance().release(p); }
+
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    check_range(dst, bytes, "copy to device");
+    std::memcpy(dst, src, bytes);
+  }
+  void copy_to_host(void* dst, const void* src, std::size_t bytes) override {
+    check_range(src, bytes, "copy to host");
+    std::memcpy(dst, src, bytes);
+  }
+  void synchronize() override {}  // launches are synchronous here
+
+  LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config, void* const* args,
+                      const RunOptions& options) override {
+    GridPlan plan;
+    plan.kernel = &kernel;
+    plan.args = args;
+    plan.config = config;
+    plan.options = options;
+    plan.shared = SymbolTable::self().shared_variables_of(kernel.address);
+    std::size_t static_shared = 0;
+    for (const SharedVariable& v : plan.shared) static_shared += v.size;
+
+    LaunchResult result;
+    result.rejected = check_launch_config(config, limits(), static_shared, kernel.name);
+    if (result.rejected.empty() && config.dynamic_shared_bytes > 0 &&
+        config.dynamic_shared_bytes > kernel.dynamic_shared_capacity)
+      result.rejected = "invalid argument: the launch asks for " +
+                        std::to_string(config.dynamic_shared_bytes) +
+                        " bytes of dynamic shared memory, but " + kernel.name +
+                        " declares no extern __shared__ array to hold them";
+    if (!result.rejected.empty()) return result;
+
+    plan.blocks = config.grid.count();
+    plan.threads_per_block = static_cast<unsigned>(config.block.count());
+    result = launch_isolated(plan);
+    add_canary_damage(result);
+    return result;
+  }
+
+ private:
+  static void check_range(const void* p, std::size_t bytes, const char* what) {
+    auto a = reinterpret_cast<std::uintptr_t>(p);
+    const DeviceArena& arena = DeviceArena::instance();
+    if (!arena.contains(a) || !arena.slot_of(a).live || a + bytes > arena.slot_of(a).end)
+      throw Error(std::string(what) + ": the device pointer is not inside an allocated buffer");
+  }
+
+  // Writes just past a buffer's end that the instrumentation could not see (kernels built
+  // without clang) still land in the canary bytes around it.
+  static void add_canary_damage(LaunchResult& result) {
+    const DeviceArena& arena = DeviceArena::instance();
+    for (const DeviceArena::Damage& d : arena.damaged_canaries()) {
+      const DeviceArena::Buffer& b = arena.slot(d.slot);
+      bool already = false;
+      for (const Finding& f : result.findings)
+        already |= f.kind == FindingKind::out_of_bounds && f.buffer == b.name;
+      // Repair them, so the next launch starts clean.
+      std::memset(reinterpret_cast<void*>(b.map_begin), DeviceArena::kCanaryByte, b.begin - b.map_begin);
+      std::memset(reinterpret_cast<void*>(b.end), DeviceArena::kCanaryByte, b.map_end - b.end);
+      if (already) continue;
+      Finding f;
+      f.kind = FindingKind::out_of_bounds;
+      f.thread_known = false;
+      f.is_write = true;
+      f.buffer = b.name;
+      f.element_size = static_cast<unsigned>(b.element_size);
+      long long offset = static_cast<long long>(d.address) - static_cast<long long>(b.begin);
+      f.index = offset >= 0 ? offset / static_cast<long long>(b.element_size)
+                            : -((-offset + static_cast<long long>(b.element_size) - 1) / static_cast<long long>(b.element_size));
+      f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
+      result.findings.push_back(f);
+      ++result.totals[static_cast<std::size_t>(FindingKind::out_of_bounds)];
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+}  // namespace engine::cpu

@@ -1,0 +1,81 @@
+#include "device_arena.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "engine/backend.h"
+
+namespace engine::cpu {
+namespace {
+constexpr std::uintptr_t kPage = 4096;
+std::uintptr_t round_down(std::uintptr_t v, std::uintptr_t a) { return v / a * a; }
+}  // namespace
+
+DeviceArena& DeviceArena::instance() {
+  static DeviceArena arena;
+  return arena;
+}
+
+DeviceArena::DeviceArena() {
+  void* p = mmap(nullptr, kSlots * kSlotSize, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    throw Error(std::string("cannot reserve address space for CPU-backend buffers: ") +
+                std::strerror(errno));
+  base_ = reinterpret_cast<std::uintptr_t>(p);
+}
+
+void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const std::string& name) {
+  if (bytes > kSlotSize / 2)
+    throw Error("buffer " + name + " is too large for the CPU backend (" + std::to_string(bytes) +
+                " bytes; at most 2 GiB)");
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    if (slots_[i].live) continue;
+    // The buffer ends in the middle of its slot, so that indices past either end stay
+    // inside the slot. Its start is 256-byte aligned, as cudaMalloc promises.
+    std::uintptr_t map_end = base_ + i * kSlotSize + kSlotSize / 2;
+    std::uintptr_t begin = round_down(map_end - bytes, 256);
+    std::uintptr_t map_begin = round_down(begin, kPage);
+    if (map_begin == map_end) map_begin -= kPage;  // zero-byte buffers still get a page
+    void* p = mmap(reinterpret_cast<void*>(map_begin), map_end - map_begin, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p == MAP_FAILED)
+      throw Error("out of memory for buffer " + name + " (" + std::to_string(bytes) + " bytes)");
+    std::memset(p, kCanaryByte, map_end - map_begin);
+    slots_[i] = Buffer{begin, begin + bytes, map_begin, map_end, element_size, name, true};
+    return reinterpret_cast<void*>(begin);
+  }
+  throw Error("too many buffers at once on the CPU backend (at most 256)");
+}
+
+void DeviceArena::release(void* p) {
+  auto address = reinterpret_cast<std::uintptr_t>(p);
+  if (!contains(address)) return;
+  Buffer& b = slots_[(address - base_) >> kSlotBits];
+  if (!b.live || b.begin != address) return;
+  mmap(reinterpret_cast<void*>(b.map_begin), b.map_end - b.map_begin, PROT_NONE,
+       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  b.live = false;
+}
+
+std::vector<DeviceArena::Damage> DeviceArena::damaged_canaries() const {
+  std::vector<Damage> damage;
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    const Buffer& b = slots_[i];
+    if (!b.live) continue;
+    auto check = [&](std::uintptr_t from, std::uintptr_t to) {
+      for (std::uintptr_t a = from; a < to; ++a)
+        if (*reinterpret_cast<const unsigned char*>(a) != kCanaryByte) {
+          damage.push_back({static_cast<int>(i), a});
+          return true;
+        }
+      return false;
+    };
+    if (!check(b.map_begin, b.begin)) check(b.end, b.map_end);
+  }
+  return damage;
+}
+
+}  // namespace engine::cpu

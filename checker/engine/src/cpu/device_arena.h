@@ -1,0 +1,59 @@
+// "Device" memory for the CPU backend. Each buffer lives alone in a 4 GiB slot of one big
+// reserved address range, with no access everywhere around it: an index that runs past a
+// buffer lands in its own slot, so the engine can say which buffer and which element,
+// and a wild write faults instead of corrupting anything. Buffers are shared mappings, so
+// a kernel run in a child process (see isolated_launch.h) writes straight into them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace engine::cpu {
+
+class DeviceArena {
+ public:
+  static constexpr unsigned kSlotBits = 32;
+  static constexpr std::size_t kSlots = 256;
+  static constexpr std::uintptr_t kSlotSize = std::uintptr_t{1} << kSlotBits;
+  static constexpr unsigned char kCanaryByte = 0xFE;  // -1.7e38 as a float: obviously garbage
+
+  struct Buffer {
+    std::uintptr_t begin = 0, end = 0;  // what the program asked for
+    std::uintptr_t map_begin = 0, map_end = 0;  // whole pages mapped around it
+    std::size_t element_size = 4;
+    std::string name;
+    bool live = false;
+  };
+
+  static DeviceArena& instance();
+
+  void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name);
+  void release(void* p);
+
+  bool contains(std::uintptr_t address) const { return address - base_ < kSlots * kSlotSize; }
+  // The buffer whose slot holds `address` (live or not); the arena must contain it.
+  const Buffer& slot_of(std::uintptr_t address) const {
+    return slots_[(address - base_) >> kSlotBits];
+  }
+  int slot_index(std::uintptr_t address) const {
+    return static_cast<int>((address - base_) >> kSlotBits);
+  }
+  const Buffer& slot(int index) const { return slots_[index]; }
+
+  // The mapped bytes around each live buffer that are not part of it hold canaries; a
+  // write there is out of bounds. Returns the first damaged address of each buffer.
+  struct Damage {
+    int slot;
+    std::uintptr_t address;
+  };
+  std::vector<Damage> damaged_canaries() const;
+
+ private:
+  DeviceArena();
+  std::uintptr_t base_ = 0;
+  Buffer slots_[kSlots];
+};
+
+}  // namespace engine::cpu

@@ -1,0 +1,244 @@
+#include "isolated_launch.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "device_arena.h"
+#include "grid_runner.h"
+#include "source_lines.h"
+
+namespace engine::cpu {
+namespace {
+
+class SharedReport {
+ public:
+  SharedReport() {
+    void* p = mmap(nullptr, sizeof(LaunchReport), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw Error("cannot map the launch report: " + std::string(std::strerror(errno)));
+    report_ = new (p) LaunchReport();
+  }
+  ~SharedReport() { munmap(report_, sizeof(LaunchReport)); }
+  LaunchReport* get() { return report_; }
+
+ private:
+  LaunchReport* report_;
+};
+
+std::string signal_words(int signal, bool stack_overflow) {
+  if (stack_overflow) return "the thread ran out of stack (a very large local array, or endless recursion?)";
+  switch (signal) {
+    case SIGSEGV: return "segmentation fault: it used an address that is not valid memory";
+    case SIGBUS: return "bus error: a misaligned or invalid memory access";
+    case SIGFPE: return "arithmetic fault: an integer division by zero";
+    case SIGILL: return "illegal instruction";
+    case SIGABRT: return "abort() was called (a failed assert?)";
+    case SIGTRAP: return "a trap instruction";
+    default: return std::string("signal ") + std::to_string(signal);
+  }
+}
+
+// Converts what the child wrote into findings that name buffers, variables and lines.
+class Translator {
+ public:
+  explicit Translator(const GridPlan& plan) : plan_(plan) {}
+
+  ThreadCoord coord(std::uint64_t block, std::uint32_t thread) const {
+    return ThreadCoord{plan_.config.grid.unlinear(block), plan_.config.block.unlinear(thread)};
+  }
+
+  Finding from_raw(const RawFinding& r) const {
+    Finding f;
+    f.kind = r.kind;
+    f.where = coord(r.block, r.thread);
+    f.is_write = r.is_write;
+    switch (r.kind) {
+      case FindingKind::out_of_bounds: {
+        const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
+        f.buffer = b.name;
+        f.element_size = static_cast<unsigned>(b.element_size);
+        f.index = floor_div(r.byte_offset, b.element_size);
+        f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
+        break;
+      }
+      case FindingKind::shared_out_of_bounds:
+      case FindingKind::shared_race: {
+        std::size_t bytes = 0;
+        if (r.slot >= 0 && r.slot < static_cast<int>(plan_.shared.size())) {
+          f.buffer = plan_.shared[r.slot].name;
+          bytes = plan_.shared[r.slot].size;
+        } else {
+          f.buffer = "extern __shared__ memory";
+          bytes = plan_.config.dynamic_shared_bytes;
+        }
+        f.element_size = r.access_size ? r.access_size : 4;
+        f.index = floor_div(r.byte_offset, f.element_size);
+        f.buffer_elements = static_cast<long long>(bytes / f.element_size);
+        if (r.kind == FindingKind::shared_race) {
+          f.other = coord(r.block, r.other_thread);
+          f.other_is_write = r.other_is_write;
+        }
+        break;
+      }
+      case FindingKind::barrier_divergence:
+        for (std::uint32_t g = 0; g < r.group_count; ++g) {
+          const RawGroup& raw = r.groups[g];
+          ThreadGroup group;
+          group.state = raw.exited ? "returned" : "wait at __syncthreads()";
+          if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
+          group.count = raw.count;
+          for (std::uint32_t s = 0; s < raw.count && s < kGroupSample; ++s)
+            group.sample.push_back(plan_.config.block.unlinear(raw.sample[s]));
+          f.groups.push_back(group);
+        }
+        break;
+      default:
+        break;
+    }
+    if (r.line) f.at = SourceLocation{r.file ? r.file : "", static_cast<int>(r.line)};
+    f.detail = r.detail;
+    return f;
+  }
+
+ private:
+  static long long floor_div(long long a, std::size_t b) {
+    auto d = static_cast<long long>(b);
+    return a >= 0 ? a / d : -((-a + d - 1) / d);
+  }
+  const GridPlan& plan_;
+};
+
+void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::uintptr_t>& pcs,
+                         const std::vector<std::uintptr_t>& other_pcs) {
+  std::vector<std::uintptr_t> all;
+  for (auto p : pcs) if (p) all.push_back(p);
+  for (auto p : other_pcs) if (p) all.push_back(p);
+  auto lines = source_lines(all);
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (pcs[i] && lines.count(pcs[i])) findings[i].at = lines[pcs[i]];
+    if (other_pcs[i] && lines.count(other_pcs[i])) findings[i].other_at = lines[other_pcs[i]];
+  }
+}
+
+}  // namespace
+
+LaunchResult launch_isolated(GridPlan& plan) {
+  SharedReport shared;
+  LaunchReport* report = shared.get();
+  report->findings_per_kind = plan.options.findings_per_kind;
+  plan.report = report;
+
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw Error("cannot create a pipe: " + std::string(std::strerror(errno)));
+  std::fflush(nullptr);  // or the child would print the parent's buffered output again
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid < 0) throw Error("cannot fork the CPU-backend worker: " + std::string(std::strerror(errno)));
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    int status = run_grid(plan);
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  close(pipe_fds[1]);
+
+  // The child holds the pipe's write end: it closes, waking poll, when the child exits.
+  bool timed_out = false;
+  pollfd pfd{pipe_fds[0], POLLIN, 0};
+  for (;;) {
+    double left_ms = plan.options.timeout_seconds * 1000.0 -
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (left_ms <= 0) {
+      timed_out = true;
+      break;
+    }
+    int ready = poll(&pfd, 1, static_cast<int>(left_ms) + 1);
+    if (ready > 0) break;
+    if (ready < 0 && errno != EINTR) break;
+  }
+  LaunchResult result;
+  Translator translate(plan);
+  if (timed_out) {
+    // What was running when time ran out, before the child is stopped.
+    for (unsigned w = 0; w < report->workers && w < kMaxWorkers; ++w) {
+      if (!report->heartbeat[w].busy.load()) continue;
+      std::uint32_t thread = report->heartbeat[w].thread.load();
+      if (thread >= plan.threads_per_block) continue;
+      Finding f;
+      f.kind = FindingKind::timeout;
+      f.where = translate.coord(report->heartbeat[w].block.load(), thread);
+      f.detail = "still running after " + std::to_string(plan.options.timeout_seconds).substr(0, 4) + " s";
+      result.findings.push_back(f);
+      ++result.totals[static_cast<std::size_t>(FindingKind::timeout)];
+    }
+    if (result.findings.empty()) {
+      Finding f;
+      f.kind = FindingKind::timeout;
+      f.thread_known = false;
+      f.detail = "the grid did not finish within " + std::to_string(plan.options.timeout_seconds).substr(0, 4) + " s";
+      result.findings.push_back(f);
+      ++result.totals[static_cast<std::size_t>(FindingKind::timeout)];
+    }
+    kill(pid, SIGKILL);
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.stats.milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (timed_out) return result;
+
+  std::vector<std::uintptr_t> pcs, other_pcs;
+  for (std::uint32_t i = 0; i < report->kept; ++i) {
+    result.findings.push_back(translate.from_raw(report->findings[i]));
+    pcs.push_back(report->findings[i].pc);
+    other_pcs.push_back(report->findings[i].other_pc);
+  }
+  for (std::size_t k = 0; k < kFindingKinds; ++k) result.totals[k] = report->totals[k];
+
+  int crash = report->crash_signal.load();
+  bool exited_normally = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (crash || !exited_normally) {
+    Finding f;
+    f.kind = FindingKind::fault;
+    if (crash) {
+      f.thread_known = report->crash_in_kernel != 0;
+      f.where = translate.coord(report->crash_block, report->crash_thread);
+      f.detail = signal_words(crash, report->crash_stack_overflow != 0);
+      if (crash == SIGSEGV && !report->crash_stack_overflow) {
+        char addr[64];
+        std::snprintf(addr, sizeof addr, " (address %#llx)", static_cast<unsigned long long>(report->crash_address));
+        f.detail += addr;
+      }
+      pcs.push_back(report->crash_pc + 1);  // a faulting pc, not a return address
+    } else {
+      f.thread_known = false;
+      f.detail = WIFSIGNALED(status) ? "the CPU-backend worker was killed by " + signal_words(WTERMSIG(status), false)
+                                     : "the CPU-backend worker exited with status " + std::to_string(WEXITSTATUS(status));
+      pcs.push_back(0);
+    }
+    other_pcs.push_back(0);
+    result.findings.push_back(f);
+    ++result.totals[static_cast<std::size_t>(FindingKind::fault)];
+  }
+  attach_source_lines(result.findings, pcs, other_pcs);
+
+  result.stats.loads_counted = plan.kernel->instrumented;
+  result.stats.total_global_loads = report->total_loads.load();
+  result.stats.max_global_loads = report->max_loads;
+  result.stats.max_loads_thread = translate.coord(report->max_loads_block, report->max_loads_thread);
+  result.stats.threads_run = report->threads_run.load();
+  result.stats.barrier_waits = report->barrier_waits.load();
+  return result;
+}
+
+}  // namespace engine::cpu

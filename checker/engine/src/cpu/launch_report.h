@@ -1,0 +1,86 @@
+// What a CPU-backend launch tells its parent process. It lives in one shared anonymous
+// mapping made before fork(), holds only plain data, and is written with atomics or under
+// a spin lock because worker threads and a signal handler write it.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/findings.h"
+
+namespace engine::cpu {
+
+inline constexpr unsigned kMaxWorkers = 64;
+inline constexpr unsigned kMaxKeptFindings = 64;
+inline constexpr unsigned kGroupSample = 8;
+inline constexpr unsigned kMaxGroups = 4;
+
+struct RawGroup {
+  std::uint32_t exited;  // 1: returned from the kernel; 0: waiting at a barrier
+  std::uint32_t line;
+  const char* file;  // a string literal of this program: valid in the parent too
+  std::uint32_t count;
+  std::uint32_t sample[kGroupSample];  // linear thread indices
+};
+
+struct RawFinding {
+  FindingKind kind;
+  std::uint64_t block;   // linear block index
+  std::uint32_t thread;  // linear thread index in the block
+  std::uint8_t is_write, other_is_write;
+  std::int32_t slot;         // out_of_bounds: arena slot; races: shared variable index
+  std::int64_t byte_offset;  // from the start of the buffer or variable
+  std::uint32_t access_size;
+  std::uint64_t pc, other_pc;  // code addresses, for source lines
+  std::uint32_t other_thread;
+  std::uint32_t line;  // when known without a pc (barriers, traps)
+  const char* file;
+  std::uint32_t group_count;
+  RawGroup groups[kMaxGroups];
+  char detail[160];
+
+  // Findings are kept lowest (block, thread) first, so the sample does not depend on
+  // which worker got there first.
+  bool before(const RawFinding& o) const {
+    return block != o.block ? block < o.block : thread < o.thread;
+  }
+};
+
+struct WorkerHeartbeat {
+  std::atomic<std::uint64_t> block;
+  std::atomic<std::uint32_t> thread;
+  std::atomic<std::uint32_t> busy;  // 1 while a block runs
+};
+
+struct LaunchReport {
+  std::atomic_flag lock;
+  unsigned findings_per_kind;
+  std::uint64_t totals[kFindingKinds];
+  std::uint32_t kept;
+  RawFinding findings[kMaxKeptFindings];
+
+  std::atomic<int> stop;  // set when a finding stops the whole grid
+  std::atomic<std::uint64_t> barrier_waits;
+  std::atomic<std::uint64_t> total_loads;
+  std::atomic<std::uint64_t> threads_run;
+  std::uint64_t max_loads;  // under lock
+  std::uint64_t max_loads_block;
+  std::uint32_t max_loads_thread;
+
+  unsigned workers;
+  WorkerHeartbeat heartbeat[kMaxWorkers];
+
+  // Written by the child's signal handler just before it exits.
+  std::atomic<int> crash_signal;
+  std::uint64_t crash_address, crash_pc, crash_block;
+  std::uint32_t crash_thread;
+  int crash_in_kernel;
+  int crash_stack_overflow;
+
+  double grid_milliseconds;
+
+  void add(const RawFinding& f);
+};
+
+}  // namespace engine::cpu

@@ -1,0 +1,100 @@
+#include "symbol_table.h"
+
+#include <cxxabi.h>
+#include <elf.h>
+#include <link.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+// The anchor whose address, minus its TLS offset, gives the start of this thread's TLS
+// block for the executable. Kernels and engine are linked into the same executable.
+__thread char engine_tls_anchor;
+
+namespace engine::cpu {
+namespace {
+
+std::uintptr_t main_program_bias() {
+  std::uintptr_t bias = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        *static_cast<std::uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first entry is the main program
+      },
+      &bias);
+  return bias;
+}
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : mangled;
+}
+
+std::size_t anchor_offset = 0;
+
+}  // namespace
+
+SymbolTable::SymbolTable() {
+  load_bias_ = main_program_bias();
+  std::ifstream in("/proc/self/exe", std::ios::binary);
+  std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (image.size() < sizeof(Elf64_Ehdr)) return;
+  const char* base = image.data();
+  const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(base);
+  if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64) return;
+  const auto* sections = reinterpret_cast<const Elf64_Shdr*>(base + eh->e_shoff);
+  for (unsigned i = 0; i < eh->e_shnum; ++i) {
+    if (sections[i].sh_type != SHT_SYMTAB) continue;
+    const Elf64_Shdr& strtab = sections[sections[i].sh_link];
+    const auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sections[i].sh_offset);
+    std::size_t count = sections[i].sh_size / sizeof(Elf64_Sym);
+    for (std::size_t s = 0; s < count; ++s) {
+      unsigned char type = ELF64_ST_TYPE(syms[s].st_info);
+      if (type != STT_FUNC && type != STT_TLS) continue;
+      std::string name(base + strtab.sh_offset + syms[s].st_name);
+      if (type == STT_TLS && name == "engine_tls_anchor") anchor_offset = syms[s].st_value;
+      symbols_.push_back({std::move(name), syms[s].st_value, syms[s].st_size, type});
+    }
+  }
+  loaded_ = !symbols_.empty();
+}
+
+const SymbolTable& SymbolTable::self() {
+  static const SymbolTable table;
+  return table;
+}
+
+std::uintptr_t SymbolTable::tls_address(std::size_t tls_offset) {
+  self();  // sets anchor_offset
+  return reinterpret_cast<std::uintptr_t>(&engine_tls_anchor) - anchor_offset + tls_offset;
+}
+
+std::vector<SharedVariable> SymbolTable::shared_variables_of(const void* kernel) const {
+  std::vector<SharedVariable> found;
+  std::uint64_t file_addr = file_address(reinterpret_cast<std::uintptr_t>(kernel));
+  std::string kernel_symbol;
+  for (const Symbol& s : symbols_)
+    if (s.type == STT_FUNC && s.value == file_addr && s.name.rfind("_Z", 0) == 0) {
+      kernel_symbol = s.name;
+      break;
+    }
+  if (kernel_symbol.empty()) return found;
+  // A function's local statics are mangled "_ZZ" <function encoding> "E" <name>.
+  std::string prefix = "_ZZ" + kernel_symbol.substr(2) + "E";
+  std::string readable_prefix = demangle(kernel_symbol) + "::";
+  for (const Symbol& s : symbols_) {
+    if (s.type != STT_TLS || s.name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::string name = demangle(s.name);
+    if (name.compare(0, readable_prefix.size(), readable_prefix) == 0)
+      name = name.substr(readable_prefix.size());
+    found.push_back({name, static_cast<std::size_t>(s.value), static_cast<std::size_t>(s.size)});
+  }
+  return found;
+}
+
+}  // namespace engine::cpu

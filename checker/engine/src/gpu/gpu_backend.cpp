@@ -1,0 +1,233 @@
+#include "gpu_backend.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "cuda_check.h"
+
+namespace engine::gpu {
+namespace {
+
+constexpr unsigned char kCanaryByte = 0xFE;  // -1.7e38 as a float: obviously garbage
+
+// Each buffer sits between two canary zones that are checked after every launch: an
+// out-of-bounds write shows up without any tool.
+struct Allocation {
+  char* base;
+  std::size_t bytes, canary, element_size;
+  std::string name;
+};
+
+class GpuBackend final : public Backend {
+ public:
+  GpuBackend() {
+    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
+    CUDA_CHECK(cudaEventCreate(&start_));
+    CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~GpuBackend() override {
+    if (lost_) return;  // the context is gone; freeing would only fail again
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+
+  BackendKind kind() const override { return BackendKind::gpu; }
+
+  std::string description() const override {
+    return std::string(props_.name) + " (sm_" + std::to_string(props_.major) + std::to_string(props_.minor) +
+           ", " + std::to_string(props_.multiProcessorCount) + " SMs)";
+  }
+
+  DeviceLimits limits() const override {
+    DeviceLimits l;
+    l.max_threads_per_block = static_cast<unsigned>(props_.maxThreadsPerBlock);
+    l.max_block = Dim3(props_.maxThreadsDim[0], props_.maxThreadsDim[1], props_.maxThreadsDim[2]);
+    l.max_grid = Dim3(props_.maxGridSize[0], props_.maxGridSize[1], props_.maxGridSize[2]);
+    l.max_shared_per_block = props_.sharedMemPerBlock;
+    return l;
+  }
+
+  void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) override {
+    ensure_usable();
+    std::size_t canary = std::max<std::size_t>(4096, (bytes / 4 + 255) / 256 * 256);
+    void* base = nullptr;
+    CUDA_CHECK(cudaMalloc(&base, bytes + 2 * canary));
+    CUDA_CHECK(cudaMemset(base, kCanaryByte, bytes + 2 * canary));
+    char* user = static_cast<char*>(base) + canary;
+    allocations_[user] = Allocation{static_cast<char*>(base), bytes, canary, element_size, name};
+    return user;
+  }
+
+  void release(void* p) noexcept override {
+    auto it = allocations_.find(static_cast<char*>(p));
+    if (it == allocations_.end()) return;
+    if (!lost_) {
+      cudaError_t e = cudaFree(it->second.base);
+      if (e != cudaSuccess) std::fprintf(stderr, "warning: cudaFree failed: %s\n", cuda_error_text(e).c_str());
+    }
+    allocations_.erase(it);
+  }
+
+  void copy_to_device(void* dst, const void* src, std::size_t bytes) override {
+    ensure_usable();
+    CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  }
+  void copy_to_host(void* dst, const void* src, std::size_t bytes) override {
+    ensure_usable();
+    CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  }
+  void synchronize() override {
+    ensure_usable();
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config, void* const* args,
+                      const RunOptions& options) override {
+    ensure_usable();
+    LaunchResult result;
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel.address));
+    result.rejected = check_launch_config(config, limits(), attr.sharedSizeBytes, kernel.name);
+    if (result.rejected.empty() && config.block.count() > static_cast<unsigned>(attr.maxThreadsPerBlock))
+      result.rejected = "too many resources requested for launch: " + std::string(kernel.name) + " uses " +
+                        std::to_string(attr.numRegs) + " registers per thread, which allows at most " +
+                        std::to_string(attr.maxThreadsPerBlock) + " threads per block";
+    if (!result.rejected.empty()) return result;
+
+    CUDA_CHECK(cudaEventRecord(start_));
+    cudaError_t launched = cudaLaunchKernel(kernel.address, dim3(config.grid.x, config.grid.y, config.grid.z),
+                                            dim3(config.block.x, config.block.y, config.block.z),
+                                            const_cast<void**>(args), config.dynamic_shared_bytes, nullptr);
+    if (launched == cudaSuccess) launched = cudaGetLastError();
+    if (launched != cudaSuccess) {
+      result.rejected = "the launch failed: " + cuda_error_text(launched);
+      cudaGetLastError();  // launch errors are not sticky: clear it
+      return result;
+    }
+    CUDA_CHECK(cudaEventRecord(stop_));
+    cudaError_t done = wait_for(stop_, options.timeout_seconds);
+    if (done == cudaErrorNotReady) {
+      lost_ = true;
+      result.device_lost = true;
+      add_finding(result, FindingKind::timeout,
+                  "the kernel did not finish within " + seconds(options.timeout_seconds) +
+                      " s (an endless loop?). A GPU kernel cannot be stopped from outside; "
+                      "the program must exit to end it");
+      return result;
+    }
+    if (done != cudaSuccess) {
+      lost_ = true;
+      result.device_lost = true;
+      add_finding(result, FindingKind::fault,
+                  "the kernel crashed on the GPU: " + cuda_error_text(done) +
+                      ". Run with --sanitize (compute-sanitizer) or --backend=cpu to find the thread");
+      return result;
+    }
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    result.stats.milliseconds = ms;
+    result.stats.threads_run = config.grid.count() * config.block.count();
+    check_canaries(result);
+    return result;
+  }
+
+ private:
+  static std::string seconds(double s) { return std::to_string(s).substr(0, 4); }
+
+  void ensure_usable() const {
+    if (lost_) throw Error("the GPU context was lost after an earlier fault; restart the program");
+  }
+
+  static cudaError_t wait_for(cudaEvent_t event, double timeout_seconds) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+      cudaError_t e = cudaEventQuery(event);
+      if (e != cudaErrorNotReady) return e;
+      if (std::chrono::steady_clock::now() > deadline) return cudaErrorNotReady;
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::microseconds(2000));
+    }
+  }
+
+  static void add_finding(LaunchResult& result, FindingKind kind, const std::string& detail) {
+    Finding f;
+    f.kind = kind;
+    f.thread_known = false;
+    f.detail = detail;
+    result.findings.push_back(f);
+    ++result.totals[static_cast<std::size_t>(kind)];
+  }
+
+  void check_canaries(LaunchResult& result) {
+    std::vector<unsigned char> host;
+    for (auto& [user, a] : allocations_) {
+      host.resize(a.canary);
+      long long first_bad = 0;
+      bool damaged = false;
+      // Before the buffer: the damaged byte closest to the start matters most.
+      CUDA_CHECK(cudaMemcpy(host.data(), a.base, a.canary, cudaMemcpyDeviceToHost));
+      for (std::size_t i = a.canary; i-- > 0;)
+        if (host[i] != kCanaryByte) {
+          first_bad = static_cast<long long>(i) - static_cast<long long>(a.canary);
+          damaged = true;
+          break;
+        }
+      if (!damaged) {
+        CUDA_CHECK(cudaMemcpy(host.data(), user + a.bytes, a.canary, cudaMemcpyDeviceToHost));
+        for (std::size_t i = 0; i < a.canary; ++i)
+          if (host[i] != kCanaryByte) {
+            first_bad = static_cast<long long>(a.bytes + i);
+            damaged = true;
+            break;
+          }
+      }
+      if (!damaged) continue;
+      Finding f;
+      f.kind = FindingKind::out_of_bounds;
+      f.thread_known = false;
+      f.is_write = true;
+      f.buffer = a.name;
+      f.element_size = static_cast<unsigned>(a.element_size);
+      auto es = static_cast<long long>(a.element_size);
+      f.index = first_bad >= 0 ? first_bad / es : -((-first_bad + es - 1) / es);
+      f.buffer_elements = static_cast<long long>(a.bytes / a.element_size);
+      f.detail = "found in the canary bytes around the buffer after the kernel ran";
+      result.findings.push_back(f);
+      ++result.totals[static_cast<std::size_t>(FindingKind::out_of_bounds)];
+      CUDA_CHECK(cudaMemset(a.base, kCanaryByte, a.canary));
+      CUDA_CHECK(cudaMemset(user + a.bytes, kCanaryByte, a.canary));
+    }
+  }
+
+  cudaDeviceProp props_{};
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::map<char*, Allocation> allocations_;
+  bool lost_ = false;
+};
+
+}  // namespace
+
+bool built() { return true; }
+
+std::string unavailable_reason() {
+  static const std::string reason = [] {
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) return std::string("no CUDA device was found");
+    if (e == cudaErrorInsufficientDriver)
+      return std::string("no usable NVIDIA driver was found (") + cudaGetErrorString(e) + ")";
+    if (e != cudaSuccess) return "the CUDA runtime could not find a device: " + cuda_error_text(e);
+    return std::string();
+  }();
+  return reason;
+}
+
+std::unique_ptr<Backend> make_gpu_backend() { return std::make_unique<GpuBackend>(); }
+
+}  // namespace engine::gpu

@@ -1,0 +1,14 @@
+// This build has no CUDA toolkit: the GPU backend does not exist.
+#include "gpu_backend.h"
+
+namespace engine::gpu {
+
+bool built() { return false; }
+
+std::string unavailable_reason() {
+  return "this build has no GPU backend (no CUDA toolkit was found when it was configured)";
+}
+
+std::unique_ptr<Backend> make_gpu_backend() { throw Error(unavailable_reason()); }
+
+}  // namespace engine::gpu

@@ -1,0 +1,37 @@
+// The launch checks that both backends make before running anything, in CUDA's words
+// (cudaErrorInvalidConfiguration is "invalid configuration argument").
+#include <string>
+
+#include "engine/backend.h"
+
+namespace engine {
+
+std::string check_launch_config(const LaunchConfig& c, const DeviceLimits& limits,
+                                std::size_t static_shared, const std::string& kernel) {
+  const std::string bad = "invalid configuration argument: ";
+  if (c.grid.count() == 0)
+    return bad + "the grid " + c.grid.str(true) + " is empty; every dimension must be at least 1";
+  if (c.block.count() == 0)
+    return bad + "the block " + c.block.str(true) + " is empty; every dimension must be at least 1";
+  if (c.block.count() > limits.max_threads_per_block)
+    return bad + "the block " + c.block.str(true) + " has " + std::to_string(c.block.count()) +
+           " threads; the limit is " + std::to_string(limits.max_threads_per_block) + " threads per block";
+  if (c.block.x > limits.max_block.x || c.block.y > limits.max_block.y || c.block.z > limits.max_block.z)
+    return bad + "the block " + c.block.str(true) + " is larger than " + limits.max_block.str(true) +
+           " in some dimension";
+  if (c.grid.x > limits.max_grid.x || c.grid.y > limits.max_grid.y || c.grid.z > limits.max_grid.z)
+    return bad + "the grid " + c.grid.str(true) + " is larger than " + limits.max_grid.str(true) +
+           " in some dimension";
+  if (static_shared > limits.max_shared_per_block)
+    return "too much shared data: " + kernel + " declares " + std::to_string(static_shared) +
+           " bytes of __shared__ memory; the limit is " + std::to_string(limits.max_shared_per_block) +
+           " bytes (" + std::to_string(limits.max_shared_per_block / 1024) + " KiB) per block";
+  if (static_shared + c.dynamic_shared_bytes > limits.max_shared_per_block)
+    return "too many resources requested for launch: " + kernel + " needs " +
+           std::to_string(static_shared) + " bytes of static and " + std::to_string(c.dynamic_shared_bytes) +
+           " bytes of dynamic shared memory; the limit is " + std::to_string(limits.max_shared_per_block) +
+           " bytes per block";
+  return {};
+}
+
+}  // namespace engine

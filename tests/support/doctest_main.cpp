@@ -1,0 +1,45 @@
+// doctest's main, plus one rule: a run in which every test that started was skipped
+// (CTest runs one test case per process) exits with 77, CTest's SKIP_RETURN_CODE.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+
+#include "backend_fixture.h"
+
+namespace test_support {
+namespace {
+int started = 0;
+int skipped = 0;
+}  // namespace
+
+void note_started() { ++started; }
+
+void note_skipped(const std::string& reason) {
+  ++skipped;
+  std::printf("SKIPPED: %s\n", reason.c_str());
+  std::fflush(stdout);
+}
+
+std::unique_ptr<engine::Backend> backend_or_skip(engine::BackendKind kind) {
+  note_started();
+  if (kind == engine::BackendKind::gpu) {
+    std::string why = engine::gpu_unavailable_reason();
+    if (!why.empty()) {
+      note_skipped("this test needs a CUDA GPU: " + why);
+      return nullptr;
+    }
+    return engine::open_backend(engine::BackendChoice::gpu).backend;
+  }
+  return engine::open_backend(engine::BackendChoice::cpu).backend;
+}
+
+}  // namespace test_support
+
+int main(int argc, char** argv) {
+  doctest::Context context(argc, argv);
+  int result = context.run();
+  if (context.shouldExit()) return result;
+  if (result == 0 && test_support::started > 0 && test_support::started == test_support::skipped) return 77;
+  return result;
+}
