@@ -93,7 +93,8 @@ function(add_kernel_library name)
   # Kernels keep assert() (NDEBUG off) and line tables, so findings can name lines.
   set(cpu_flags -UNDEBUG -Wno-unknown-pragmas)
   if(PUZZLES_INSTRUMENTED)
-    list(APPEND cpu_flags -gline-tables-only -fsanitize-coverage=func,trace-loads,trace-stores)
+    # DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table for included files.
+    list(APPEND cpu_flags -gline-tables-only -gdwarf-4 -fsanitize-coverage=func,trace-loads,trace-stores)
   else()
     list(APPEND cpu_flags -g1)
   endif()

@@ -18,6 +18,13 @@ struct Dim3 {
   constexpr bool operator==(const Dim3& o) const { return x == o.x && y == o.y && z == o.z; }
   constexpr bool operator!=(const Dim3& o) const { return !(*this == o); }
 
+  // "(3,1)" for an index into such a shape: z is shown only when it is not 0.
+  std::string index_str() const {
+    std::string s = "(" + std::to_string(x) + "," + std::to_string(y);
+    if (z != 0) s += "," + std::to_string(z);
+    return s + ")";
+  }
+
   // Linear index of `i` inside a box of this shape (x fastest, as CUDA numbers threads).
   constexpr std::uint64_t linear(const Dim3& i) const {
     return i.x + std::uint64_t{x} * (i.y + std::uint64_t{y} * i.z);
@@ -41,7 +48,7 @@ struct ThreadCoord {
   Dim3 thread{0, 0, 0};
 
   // "thread (2,1) of block (0,0)"
-  std::string str() const { return "thread " + thread.str() + " of block " + block.str(); }
+  std::string str() const { return "thread " + thread.index_str() + " of block " + block.index_str(); }
 };
 
 }  // namespace engine

@@ -7,13 +7,13 @@
 
 namespace engine::cpu {
 namespace {
-const DeviceArena* arena = nullptr;
 constexpr unsigned char kSharedPoison = 0xFF;  // reads as NaN in a float
 }  // namespace
 
 void AccessChecks::prepare(const GridPlan& plan) {
-  arena = &DeviceArena::instance();
+  arena_ = &DeviceArena::instance();
   regions_.clear();
+  has_dynamic_ = plan.kernel->dynamic_shared != nullptr;
   for (std::size_t i = 0; i < plan.shared.size(); ++i) {
     std::uintptr_t begin = SymbolTable::tls_address(plan.shared[i].tls_offset);
     regions_.push_back({begin, begin + plan.shared[i].size, plan.shared[i].size, static_cast<int>(i)});
@@ -40,29 +40,21 @@ void AccessChecks::new_block() {
   ++epoch_;
 }
 
-void AccessChecks::on_access(std::uintptr_t address, unsigned size, bool write, bool atomic,
-                             std::uintptr_t pc, Worker& worker) {
-  if (arena->contains(address)) {
-    global_access(address, size, write, pc, worker);
-  } else if (address - shared_lo_ < shared_span_) {
-    shared_access(address, size, write, atomic, pc, worker);
-  }
-  // Anything else is the thread's own stack or the program's data: not device memory.
+const AccessChecks::Region* AccessChecks::region_of(std::uintptr_t address) const {
+  for (const Region& r : regions_)
+    if (address >= r.begin && address < r.end) return &r;
+  return nullptr;
 }
 
-void AccessChecks::global_access(std::uintptr_t address, unsigned size, bool write,
-                                 std::uintptr_t pc, Worker& worker) {
-  const DeviceArena::Buffer& b = arena->slot_of(address);
-  if (b.live && address >= b.begin && address + size <= b.end) {
-    if (!write) ++worker.current().global_loads;
-    return;
-  }
+void AccessChecks::out_of_bounds(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc,
+                                 Worker& worker) {
+  const DeviceArena::Buffer& b = arena_->slot_of(address);
   RawFinding f{};
   f.kind = FindingKind::out_of_bounds;
   f.block = worker.current_block();
   f.thread = worker.current().linear;
   f.is_write = write;
-  f.slot = arena->slot_index(address);
+  f.slot = arena_->slot_index(address);
   f.byte_offset = static_cast<std::int64_t>(address) - static_cast<std::int64_t>(b.begin);
   f.access_size = size;
   f.pc = pc;
@@ -72,14 +64,9 @@ void AccessChecks::global_access(std::uintptr_t address, unsigned size, bool wri
 
 void AccessChecks::shared_access(std::uintptr_t address, unsigned size, bool write, bool atomic,
                                  std::uintptr_t pc, Worker& worker) {
-  const Region* region = nullptr;
-  for (const Region& r : regions_)
-    if (address >= r.begin && address < r.end) {
-      region = &r;
-      break;
-    }
-  if (!region) return;  // padding between variables
-  if (address + size > region->begin + region->usable) {
+  if (has_dynamic_) {
+    const Region* region = region_of(address);
+    if (region && address + size > region->begin + region->usable) {
     RawFinding f{};
     f.kind = FindingKind::shared_out_of_bounds;
     f.block = worker.current_block();
@@ -91,6 +78,7 @@ void AccessChecks::shared_access(std::uintptr_t address, unsigned size, bool wri
     f.pc = pc;
     worker.plan().report->add(f);
     throw ThreadAborted{};
+    }
   }
   if (atomic || shadow_.empty()) return;  // atomics never race with each other
 
@@ -110,7 +98,8 @@ void AccessChecks::shared_access(std::uintptr_t address, unsigned size, bool wri
     }
     if (other >= 0 && !w.reported) {
       w.reported = true;  // one finding per element between two barriers
-      report_race(*region, a, size, write, pc, other, other_write, other_pc, worker);
+      if (const Region* region = region_of(a))
+        report_race(*region, a, size, write, pc, other, other_write, other_pc, worker);
     }
     if (write) {
       w.writer = tid, w.writer_pc = pc;
@@ -148,7 +137,7 @@ inline void check_access(const void* p, unsigned size, bool write, bool atomic, 
   engine::cpu::Worker* w = engine::cpu::current_worker;
   if (w == nullptr || cuda_cpu_current_thread == nullptr) return;
   w->checks().on_access(reinterpret_cast<std::uintptr_t>(p), size, write, atomic,
-                        reinterpret_cast<std::uintptr_t>(pc), *w);
+                        reinterpret_cast<std::uintptr_t>(pc), *w, w->current().global_loads);
 }
 }  // namespace
 

@@ -45,6 +45,8 @@ void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const s
       throw Error("out of memory for buffer " + name + " (" + std::to_string(bytes) + " bytes)");
     std::memset(p, kCanaryByte, map_end - map_begin);
     slots_[i] = Buffer{begin, begin + bytes, map_begin, map_end, element_size, name, true};
+    begin_[i] = begin;
+    end_[i] = begin + bytes;
     return reinterpret_cast<void*>(begin);
   }
   throw Error("too many buffers at once on the CPU backend (at most 256)");
@@ -58,6 +60,7 @@ void DeviceArena::release(void* p) {
   mmap(reinterpret_cast<void*>(b.map_begin), b.map_end - b.map_begin, PROT_NONE,
        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   b.live = false;
+  begin_[(address - base_) >> kSlotBits] = end_[(address - base_) >> kSlotBits] = 0;
 }
 
 std::vector<DeviceArena::Damage> DeviceArena::damaged_canaries() const {

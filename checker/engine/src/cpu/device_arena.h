@@ -41,6 +41,11 @@ class DeviceArena {
     return static_cast<int>((address - base_) >> kSlotBits);
   }
   const Buffer& slot(int index) const { return slots_[index]; }
+  // The hot path of the access checks: is [address, address + size) inside a live buffer?
+  bool inside_buffer(std::uintptr_t address, unsigned size) const {
+    std::size_t i = (address - base_) >> kSlotBits;
+    return address >= begin_[i] && address + size <= end_[i];
+  }
 
   // The mapped bytes around each live buffer that are not part of it hold canaries; a
   // write there is out of bounds. Returns the first damaged address of each buffer.
@@ -54,6 +59,7 @@ class DeviceArena {
   DeviceArena();
   std::uintptr_t base_ = 0;
   Buffer slots_[kSlots];
+  std::uintptr_t begin_[kSlots] = {}, end_[kSlots] = {};  // 0, 0 for a free slot
 };
 
 }  // namespace engine::cpu

@@ -1,0 +1,31 @@
+// The command line that every checker shares.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/backend.h"
+
+namespace checker {
+
+struct Options {
+  engine::BackendChoice backend = engine::BackendChoice::automatic;
+  std::uint64_t seed = 2024;
+  std::optional<int> size;  // run only this size (after the worked example)
+  // Per launch. Unset: 5 s, plus 10 ns per multiply-add on the CPU backend, so that large
+  // correct cases never hit it while an endless loop is still stopped quickly.
+  std::optional<double> timeout_seconds;
+  bool all_orders = false;  // run every case in every thread order (CPU backend)
+  bool sanitize = false;    // re-run under compute-sanitizer (GPU backend)
+  bool quick = false;       // the worked example and the two smallest sizes (for --sanitize)
+  bool help = false;
+  std::vector<std::string> original_args;  // without the program name
+};
+
+// Throws engine::Error with a one-line message for anything it does not understand.
+Options parse_options(int argc, char** argv);
+std::string usage(const std::string& program);
+
+}  // namespace checker

@@ -1,0 +1,83 @@
+#include "checker/options.h"
+
+#include <cstdlib>
+
+namespace checker {
+namespace {
+
+bool take_value(const std::string& arg, const std::string& flag, std::string& value) {
+  if (arg.rfind(flag + "=", 0) != 0) return false;
+  value = arg.substr(flag.size() + 1);
+  return true;
+}
+
+long long parse_integer(const std::string& flag, const std::string& value, long long lo, long long hi) {
+  char* end = nullptr;
+  long long v = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || v < lo || v > hi)
+    throw engine::Error(flag + " wants a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                        ", not '" + value + "'");
+  return v;
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    o.original_args.push_back(arg);
+    // Accept "--flag value" as well as "--flag=value".
+    if ((arg == "--backend" || arg == "--seed" || arg == "--size" || arg == "--timeout") && i + 1 < argc) {
+      arg += "=" + std::string(argv[++i]);
+      o.original_args.back() = arg;
+    }
+    std::string v;
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+    } else if (take_value(arg, "--backend", v)) {
+      o.backend = engine::parse_backend_choice(v);
+    } else if (take_value(arg, "--seed", v)) {
+      o.seed = static_cast<std::uint64_t>(parse_integer("--seed", v, 0, 1ll << 62));
+    } else if (take_value(arg, "--size", v)) {
+      o.size = static_cast<int>(parse_integer("--size", v, 1, 16384));
+    } else if (take_value(arg, "--timeout", v)) {
+      char* end = nullptr;
+      double seconds = std::strtod(v.c_str(), &end);
+      o.timeout_seconds = seconds;
+      if (v.empty() || *end != '\0' || !(seconds > 0) || seconds > 3600)
+        throw engine::Error("--timeout wants seconds, more than 0 and at most 3600, not '" + v + "'");
+    } else if (arg == "--all-orders") {
+      o.all_orders = true;
+    } else if (arg == "--sanitize") {
+      o.sanitize = true;
+    } else if (arg == "--quick") {
+      o.quick = true;
+    } else {
+      throw engine::Error("unknown option '" + arg + "'");
+    }
+  }
+  return o;
+}
+
+std::string usage(const std::string& program) {
+  return "Usage: " + program + " [options]\n"
+         "Runs your kernel on a worked example and on random matrices, and says what is wrong.\n"
+         "\n"
+         "  --backend=auto|gpu|cpu  where to run the kernel (default auto: the GPU if there is one)\n"
+         "  --seed=N                seed for the random matrices (default 2024)\n"
+         "  --size=N                run the worked example and then only size N\n"
+         "  --timeout=SECONDS       stop a kernel that runs longer than this (default 5, more for\n"
+         "                          large sizes on the CPU backend)\n"
+         "  --all-orders            CPU backend: run every case with threads in forward, reverse\n"
+         "                          and shuffled order (a correct kernel passes in all)\n"
+         "  --sanitize              GPU backend: also run under NVIDIA's compute-sanitizer\n"
+         "                          (memcheck, racecheck, synccheck) and summarise what it finds\n"
+         "  --quick                 only the worked example and the two smallest sizes\n"
+         "  --help                  this text\n"
+         "\n"
+         "Exit status: 0 every case passed, 1 a case failed, 2 a usage or environment problem.\n"
+         "Set NO_COLOR=1 for output without colour.\n";
+}
+
+}  // namespace checker

@@ -1,0 +1,10 @@
+// Broken on purpose: the guard stops one row early. Expected finding: unwritten output.
+__global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n - 1 && col < n) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = sum;
+  }
+}

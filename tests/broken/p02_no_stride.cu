@@ -1,0 +1,16 @@
+// Broken on purpose: each thread computes one column only, so for n > 256 the columns
+// past 255 are never written. Expected finding: unwritten output.
+constexpr int MAX_N = 1024;
+
+__global__ void matmul_single_row_shared(const float* a, const float* b, float* c, int n) {
+  __shared__ float a_row[MAX_N];
+  int row = blockIdx.x;
+  for (int k = threadIdx.x; k < n; k += blockDim.x) a_row[k] = a[row * n + k];
+  __syncthreads();
+  int col = threadIdx.x;
+  if (col < n) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k) sum += a_row[k] * b[k * n + col];
+    c[row * n + col] = sum;
+  }
+}

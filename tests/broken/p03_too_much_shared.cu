@@ -1,0 +1,19 @@
+// Broken on purpose: MAX_N = 512 asks for 2 x 16 x 512 x 4 B = 64 KiB of shared memory,
+// over the 48 KiB a block may have. (nvcc refuses to compile it; the CPU backend refuses
+// to launch it.) Expected finding: the launch is refused with the sizes.
+constexpr int TILE = 16;
+constexpr int MAX_N = 512;
+
+__global__ void matmul_row_col_shared(const float* a, const float* b, float* c, int n) {
+  __shared__ float a_rows[TILE][MAX_N];
+  __shared__ float b_cols[MAX_N][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  for (int k = threadIdx.x; k < n; k += TILE) a_rows[threadIdx.y][k] = row < n ? a[row * n + k] : 0.0f;
+  for (int k = threadIdx.y; k < n; k += TILE) b_cols[k][threadIdx.x] = col < n ? b[k * n + col] : 0.0f;
+  __syncthreads();
+  if (row < n && col < n) {
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k) sum += a_rows[threadIdx.y][k] * b_cols[k][threadIdx.x];
+    c[row * n + col] = sum;
+  }
+}

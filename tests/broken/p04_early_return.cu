@@ -1,0 +1,21 @@
+// Broken on purpose: threads outside the matrix return at once, so they never reach the
+// barriers that the others wait at. Expected finding: barrier divergence.
+constexpr int TILE = 16;
+
+__global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
+  __shared__ float a_tile[TILE][TILE];
+  __shared__ float b_tile[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  if (row >= n || col >= n) return;
+  for (int step = 0; step < (n + TILE - 1) / TILE; ++step) {
+    int a_col = step * TILE + tx, b_row = step * TILE + ty;
+    a_tile[ty][tx] = a_col < n ? a[row * n + a_col] : 0.0f;
+    b_tile[ty][tx] = b_row < n ? b[b_row * n + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) sum += a_tile[ty][k] * b_tile[k][tx];
+    __syncthreads();
+  }
+  c[row * n + col] = sum;
+}

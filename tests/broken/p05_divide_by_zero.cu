@@ -1,0 +1,20 @@
+// Broken on purpose: the column count per thread is computed as an integer division by a
+// quantity that is 0. Expected finding: a crash (integer division by zero), with the thread.
+constexpr int TPB = 3;
+
+__global__ void single_block_matmul(float* out, const float* a, const float* b, int size) {
+  __shared__ float a_shared[TPB][TPB];
+  __shared__ float b_shared[TPB][TPB];
+  int row = threadIdx.y, col = threadIdx.x;
+  int threads_per_element = static_cast<int>(blockDim.x) / TPB - 1;  // 0
+  if (row < size && col < size) {
+    a_shared[row][col] = a[row * size + col];
+    b_shared[row][col] = b[row * size + col];
+  }
+  __syncthreads();
+  if (row < size && col < size) {
+    float sum = 0.0f;
+    for (int k = 0; k < size; k += size / threads_per_element) sum += a_shared[row][k] * b_shared[k][col];
+    out[row * size + col] = sum;
+  }
+}

@@ -1,0 +1,15 @@
+// Broken on purpose: no guards, though the 3 x 3 block is larger than the 2 x 2 matrix.
+// Expected finding: out-of-bounds read (on the GPU: the write is caught by the canaries).
+constexpr int TPB = 3;
+
+__global__ void single_block_matmul(float* out, const float* a, const float* b, int size) {
+  __shared__ float a_shared[TPB][TPB];
+  __shared__ float b_shared[TPB][TPB];
+  int row = threadIdx.y, col = threadIdx.x;
+  a_shared[row][col] = a[row * size + col];
+  b_shared[row][col] = b[row * size + col];
+  __syncthreads();
+  float sum = 0.0f;
+  for (int k = 0; k < size; ++k) sum += a_shared[row][k] * b_shared[k][col];
+  out[row * size + col] = sum;
+}
