@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "checker/shared_shapes.h"
+
 namespace checker {
 namespace {
 
@@ -61,24 +63,23 @@ std::string shared_out_of_bounds(const Finding& f, const Style& st, bool first) 
          "for every element the block uses, or guard the index.";
 }
 
-std::string race(const Finding& f, const Style& st, bool first) {
-  std::string elem = f.buffer + " (element " + std::to_string(f.index) + ")";
-  std::string s = "in block " + f.where.block.index_str() + ", thread " + f.where.thread.index_str() +
-                  (f.is_write ? " wrote " : " read ") + elem + at_line(f.at) + " after thread " +
-                  f.other.thread.index_str() + (f.other_is_write ? " wrote it" : " read it") + at_line(f.other_at) +
-                  ", with no __syncthreads() between";
+std::string race(const Finding& f, const std::map<std::string, std::vector<long>>& shapes, const Style& st,
+                 bool first) {
+  std::string elem = shared_element(f.buffer, f.index, shapes);
+  auto access = [](bool write, const engine::Dim3& thread, const engine::SourceLocation& at) {
+    return std::string(write ? "written" : "read") + " by thread " + thread.index_str() + at_line(at);
+  };
+  std::string s = "in block " + f.where.block.index_str() + ", " + elem + " was " +
+                  access(f.other_is_write, f.other.thread, f.other_at) + " and " +
+                  access(f.is_write, f.where.thread, f.at) + ", with no __syncthreads() between the two";
   if (!first) return s;
-  std::string fix;
-  if (!f.is_write && f.other_is_write)
-    fix = "The reader may get the value from before the write, or after it: put __syncthreads() between "
-          "writing shared memory and reading what other threads wrote.";
-  else if (f.is_write && !f.other_is_write)
-    fix = "The reader may get the new value instead of the one it wanted: put __syncthreads() before "
-          "overwriting shared memory that other threads still read (the second barrier of a tiled loop).";
-  else
-    fix = "Two threads write the same element: which value stays depends on timing. Give each element "
-          "one writer, or separate the writes with __syncthreads().";
-  return st.bold("Shared-memory race") + ": " + s + ".\n" + fix;
+  std::string why = f.is_write && f.other_is_write
+                        ? "Which value stays depends on which thread runs last. Give each element one writer, "
+                          "or separate the writes with __syncthreads()."
+                        : "What the reader gets depends on which thread runs first. A block needs a "
+                          "__syncthreads() between writing shared memory and reading what other threads wrote, "
+                          "and, in a loop, another between the last read and the next overwrite.";
+  return st.bold("Shared-memory race") + ": " + s + ".\n" + why;
 }
 
 std::string divergence(const Finding& f, const Style& st) {
@@ -125,6 +126,7 @@ std::string where_in_source(const engine::SourceLocation& at) {
 }
 
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, int n,
+                                          const std::map<std::string, std::vector<long>>& shapes,
                                           const Style& st) {
   std::vector<std::string> out;
   const FindingKind order[] = {FindingKind::fault,        FindingKind::timeout,
@@ -142,7 +144,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
       switch (kind) {
         case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, n, st, i == 0); break;
         case FindingKind::shared_out_of_bounds: piece = shared_out_of_bounds(f, st, i == 0); break;
-        case FindingKind::shared_race: piece = race(f, st, i == 0); break;
+        case FindingKind::shared_race: piece = race(f, shapes, st, i == 0); break;
         case FindingKind::barrier_divergence: piece = i == 0 ? divergence(f, st) : ""; break;
         case FindingKind::fault: piece = i == 0 ? fault(f, st) : ""; break;
         case FindingKind::timeout: piece = timeout(f, st, i == 0); break;

@@ -8,6 +8,7 @@
 #include "checker/explain.h"
 #include "checker/matrices.h"
 #include "checker/output.h"
+#include "checker/shared_shapes.h"
 #include "engine/device_array.h"
 #include "engine/kernel.h"
 
@@ -84,7 +85,10 @@ class PuzzleRun {
     std::printf("Checks:  %s\n\n", checks.c_str());
   }
 
-  void set_instrumented(bool v) { instrumented_ = v; }
+  void set_kernel(const engine::KernelImage& cpu) {
+    instrumented_ = cpu.instrumented;
+    shared_shapes_ = read_shared_shapes(cpu.source);
+  }
 
   // Returns true when the case passed; sets stop_ when no further case should run.
   bool run_case(const Case& c, std::size_t index, std::size_t count) {
@@ -166,7 +170,7 @@ class PuzzleRun {
     }
     bool ok = r.findings.empty();
     if (order_name && !r.findings.empty()) std::printf("  With the threads in %s order:\n", order_name);
-    for (const std::string& paragraph : explain_findings(r, spec_, c.n, st_)) print_paragraph(paragraph);
+    for (const std::string& paragraph : explain_findings(r, spec_, c.n, shared_shapes_, st_)) print_paragraph(paragraph);
     if (r.device_lost) {
       device_lost_ = stop_ = true;
       return false;
@@ -207,6 +211,7 @@ class PuzzleRun {
   Launcher launch_;
   Style st_;
   bool instrumented_ = false;
+  std::map<std::string, std::vector<long>> shared_shapes_;
   bool stop_ = false;
   bool device_lost_ = false;
 };
@@ -244,7 +249,7 @@ int run_puzzle(const std::string& puzzle_id, const engine::KernelImage& cpu, con
     Launcher launcher = make_launcher(spec, cpu, gpu);
     engine::OpenedBackend opened = engine::open_backend(opt.backend);
     PuzzleRun run(spec, opt, *opened.backend, launcher, Style::for_stdout());
-    run.set_instrumented(cpu.instrumented);
+    run.set_kernel(cpu);
     std::vector<Case> list = run.cases();
     run.print_header(opened.reason, list);
     std::size_t passed = 0, ran = 0;
@@ -252,7 +257,8 @@ int run_puzzle(const std::string& puzzle_id, const engine::KernelImage& cpu, con
       passed += run.run_case(list[i], i, list.size()) ? 1 : 0;
     Style st = Style::for_stdout();
     if (ran < list.size())
-      std::printf("Stopped early: the remaining %zu cases were not run.\n", list.size() - ran);
+      std::printf("Stopped early: %s not run.\n",
+                  list.size() - ran == 1 ? "the last case was" : ("the last " + std::to_string(list.size() - ran) + " cases were").c_str());
     bool all = passed == list.size();
     std::printf("Result: %zu of %zu cases passed. %s\n", passed, list.size(),
                 all ? st.green(st.bold("PASS")).c_str() : st.red(st.bold("FAIL")).c_str());

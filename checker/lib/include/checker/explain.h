@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,9 @@
 
 namespace checker {
 
+// shared_shapes: the kernel's __shared__ array dimensions (see shared_shapes.h).
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, int n,
+                                          const std::map<std::string, std::vector<long>>& shared_shapes,
                                           const Style& style);
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& style);
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,
