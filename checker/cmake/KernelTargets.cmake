@@ -1,5 +1,5 @@
 # add_kernel_library(<name> SOURCE <file.cu> KERNELS <kernel>... [NAMESPACE <ns>]
-#                    [SIGNATURE <function type>] [CPU_ONLY])
+#                    [SIGNATURE <function type>] [CPU_ONLY] [NOT_INSTRUMENTED])
 #
 # Compiles one CUDA source for every backend of this build, unchanged: for the CPU backend
 # with the host compiler (instrumented when it is clang), and with nvcc when CUDA is on.
@@ -7,10 +7,11 @@
 # kernels::<ns>::cpu_<kernel>() and kernels::<ns>::gpu_<kernel>() for the images.
 # SIGNATURE (one kernel only) turns a changed parameter list into a clear compile error.
 # CPU_ONLY: for kernels that nvcc rightly refuses (tests of the CPU backend's limits).
+# NOT_INSTRUMENTED: no load/store checks, for measuring the engine itself.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(add_kernel_library name)
-  cmake_parse_arguments(ARG "CPU_ONLY" "SOURCE;NAMESPACE;SIGNATURE" "KERNELS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE" "KERNELS" ${ARGN})
   set(with_gpu ${PUZZLES_HAVE_CUDA})
   if(ARG_CPU_ONLY)
     set(with_gpu OFF)
@@ -27,7 +28,11 @@ function(add_kernel_library name)
   set(CPU_EXPORTS "")
   set(GPU_EXPORTS "")
   set(DECLARATIONS "")
-  if(PUZZLES_INSTRUMENTED)
+  set(instrument ${PUZZLES_INSTRUMENTED})
+  if(ARG_NOT_INSTRUMENTED)
+    set(instrument OFF)
+  endif()
+  if(instrument)
     set(instrumented true)
   else()
     set(instrumented false)
@@ -92,7 +97,7 @@ function(add_kernel_library name)
   target_link_libraries(${name} PUBLIC engine_headers)
   # Kernels keep assert() (NDEBUG off) and line tables, so findings can name lines.
   set(cpu_flags -UNDEBUG -Wno-unknown-pragmas)
-  if(PUZZLES_INSTRUMENTED)
+  if(instrument)
     # DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table for included files.
     list(APPEND cpu_flags -gline-tables-only -gdwarf-4 -fsanitize-coverage=func,trace-loads,trace-stores)
   else()
