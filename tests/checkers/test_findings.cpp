@@ -33,8 +33,8 @@ const Expectation corpus[] = {
      {"Out-of-bounds read: thread (0,0) of block (0,0) read b[16]", "at line 8 of p01_off_by_one.cu",
       "but b has 16 elements"}},
     {"p02_missing_barrier", {"--size=5"},
-     {"Shared-memory race: in block (0,0), a_row[1] was read by thread (0,0) at line 11 of "
-      "p02_missing_barrier.cu and written by thread (1,0) at line 8 of p02_missing_barrier.cu, with no "
+     {"Shared-memory race: in block (0,0), a_row[0] was written by thread (0,0) at line 8 of "
+      "p02_missing_barrier.cu and read by thread (1,0) at line 11 of p02_missing_barrier.cu, with no "
       "__syncthreads() between the two."}},
     {"p02_global_row", {"--size=100"},
      {"Too many global loads: thread (0,0) of block (0,0) read global memory 200 times; this puzzle allows 101",
@@ -51,12 +51,12 @@ const Expectation corpus[] = {
      {"The launch was refused: too much shared data: matmul_row_col_shared declares 65536 bytes of "
       "__shared__ memory; the limit is 49152 bytes (48 KiB) per block."}},
     {"p04_missing_first_barrier", {"--size=16"},
-     {"Shared-memory race: in block (0,0), a_tile[0][1] was read by thread (0,0) at line 16 of "
-      "p04_missing_first_barrier.cu and written by thread (1,0) at line 14",
+     {"Shared-memory race: in block (0,0), a_tile[0][0] was written by thread (0,0) at line 14 of "
+      "p04_missing_first_barrier.cu and read by thread (1,0) at line 16",
       "a __syncthreads() between writing shared memory and reading what other threads wrote"}},
     {"p04_missing_second_barrier", {"--size=17"},
-     {"Shared-memory race: in block (0,0), a_tile[0][1] was read by thread (15,0) at line 17 of "
-      "p04_missing_second_barrier.cu and written by thread (1,0) at line 14",
+     {"Shared-memory race: in block (0,0), a_tile[0][0] was read by thread (15,0) at line 17 of "
+      "p04_missing_second_barrier.cu and written by thread (0,0) at line 14",
       "in a loop, another between the last read and the next overwrite"}},
     {"p04_no_padding", {"--size=17"},
      {"Out-of-bounds read: thread (12,1) of block (0,0) read a[16] at line 12 of p04_no_padding.cu",
@@ -74,8 +74,8 @@ const Expectation corpus[] = {
      {"Barrier divergence in block (0,0): 4 threads ((0,0), (1,0), (0,1), (1,1)) wait at __syncthreads() at line "
       "12 of p05_barrier_in_if.cu, while 5 threads ((2,0), (2,1), (0,2), (1,2), (2,2)) have returned."}},
     {"p05_missing_barrier", {},
-     {"Shared-memory race: in block (0,0), a_shared[0][1] was read by thread (0,0) at line 13 of "
-      "p05_missing_barrier.cu and written by thread (1,0) at line 10"}},
+     {"Shared-memory race: in block (0,0), a_shared[0][0] was written by thread (0,0) at line 10 of "
+      "p05_missing_barrier.cu and read by thread (1,0) at line 13"}},
     {"p05_divide_by_zero", {}, {"Crash in thread (0,0) of block (0,0)", "an integer division by zero"}},
     {"p05_bad_pointer", {},
      {"Crash in thread (0,0) of block (0,0) at line 18 of p05_bad_pointer.cu: segmentation fault",

@@ -42,7 +42,7 @@ bool gpu_backend_built() { return gpu::built(); }
 
 std::string gpu_unavailable_reason() { return gpu::unavailable_reason(); }
 
-OpenedBackend open_backend(BackendChoice choice) {
+OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings) {
   OpenedBackend opened;
   if (choice == BackendChoice::cpu) {
     opened.backend = cpu::make_cpu_backend();
@@ -50,7 +50,7 @@ OpenedBackend open_backend(BackendChoice choice) {
   }
   std::string why = gpu::unavailable_reason();
   if (why.empty()) {
-    opened.backend = gpu::make_gpu_backend();
+    opened.backend = gpu::make_gpu_backend(settings);
     if (choice == BackendChoice::automatic) opened.reason = "auto: a CUDA device was found";
     return opened;
   }

@@ -47,7 +47,7 @@ std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, int n, const
   if (f.buffer_elements == static_cast<long long>(n) * n && n > 0)
     s += "; as a " + std::to_string(n) + " x " + std::to_string(n) + " matrix, index " + std::to_string(f.index) +
          " would be " + element_name(f.index, n);
-  s += ". The access was stopped before it happened.";
+  s += f.thread_known ? ". The access was stopped before it happened." : ".";
   if (!f.detail.empty()) s += " (" + f.detail + ".)";
   s += "\nFix: " + spec.guard_hint + ".";
   if (!f.thread_known) s += "\nTo find the thread, run with --backend=cpu, or with --sanitize.";

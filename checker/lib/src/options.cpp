@@ -53,6 +53,8 @@ Options parse_options(int argc, char** argv) {
       o.sanitize = true;
     } else if (arg == "--quick") {
       o.quick = true;
+    } else if (arg == "--no-canaries") {
+      o.no_canaries = true;
     } else {
       throw engine::Error("unknown option '" + arg + "'");
     }

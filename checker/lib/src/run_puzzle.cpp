@@ -64,8 +64,8 @@ class PuzzleRun {
   void print_header(const std::string& backend_reason, const std::vector<Case>& list) const {
     bool cpu = backend_.kind() == engine::BackendKind::cpu;
     std::printf("%s\n", st_.bold("Puzzle " + std::to_string(spec_.number) + ": " + spec_.title + " (" + spec_.id + ")").c_str());
-    std::printf("Backend: %s, %s%s\n", engine::to_string(backend_.kind()), backend_.description().c_str(),
-                backend_reason.empty() ? "" : (" (" + backend_reason + ")").c_str());
+    std::printf("Backend: %s (%s)\n", engine::to_string(backend_.kind()), backend_.description().c_str());
+    if (!backend_reason.empty()) std::printf("         %s\n", backend_reason.c_str());
     std::printf("Launch:  %s\n", spec_.launch_words.c_str());
     std::vector<int> sizes;
     for (const Case& c : list) if (!c.worked) sizes.push_back(c.n);
@@ -182,7 +182,8 @@ class PuzzleRun {
     Comparison cmp = compare(out, ref);
     if (cmp.unwritten) print_paragraph(explain_unwritten(cmp, spec_, st_));
     if (cmp.wrong) print_paragraph(explain_wrong(cmp, ref, out, spec_, st_));
-    if (!cmp.ok() && !small) {
+    bool uniform = cmp.unwritten == cmp.marks.size() || cmp.wrong == cmp.marks.size();
+    if (!cmp.ok() && !small && !uniform) {
       std::printf("  %s (%s right, %s wrong, %s never written):\n", (spec_.output_name + " by rows").c_str(),
                   st_.green(".").c_str(), st_.red("X").c_str(), st_.yellow("?").c_str());
       for (const std::string& line : matrix_map(cmp, st_)) std::printf("  %s\n", line.c_str());
@@ -247,7 +248,9 @@ int run_puzzle(const std::string& puzzle_id, const engine::KernelImage& cpu, con
                                                spec.size_name + " <= " + std::to_string(spec.max_n) + ")");
     if (opt.sanitize) return run_under_sanitizer(spec, opt, program);
     Launcher launcher = make_launcher(spec, cpu, gpu);
-    engine::OpenedBackend opened = engine::open_backend(opt.backend);
+    engine::BackendSettings settings;
+    settings.gpu_canaries = !opt.no_canaries;
+    engine::OpenedBackend opened = engine::open_backend(opt.backend, settings);
     PuzzleRun run(spec, opt, *opened.backend, launcher, Style::for_stdout());
     run.set_kernel(cpu);
     std::vector<Case> list = run.cases();

@@ -56,6 +56,8 @@ std::string basename_of(const std::string& path) {
 }
 
 // Reads compute-sanitizer's report: the first few errors, with the thread and the line.
+// memcheck names a thread per error; racecheck names two accesses ("between Write access
+// at ... file.cu:15" then "and Read access at ... file.cu:16 [128 hazards]").
 ToolReport read_report(const std::string& text) {
   ToolReport r;
   std::istringstream in(text);
@@ -64,31 +66,54 @@ ToolReport read_report(const std::string& text) {
   static const std::regex hazards(R"(RACECHECK SUMMARY: (\d+) hazard)");
   static const std::regex thread(R"(by thread \((\d+),(\d+),(\d+)\) in block \((\d+),(\d+),(\d+)\))");
   static const std::regex location(R"(in (\S+\.cu):(\d+))");
+  static const std::regex race_start(R"((Error|Warning): Race reported between (\w+) access at .* in (\S+\.cu):(\d+))");
+  static const std::regex race_other(R"(^\s*and (\w+) access at .* in (\S+\.cu):(\d+)(?: \[(\d+) hazards?\])?)");
   std::smatch m;
+  std::string race_second;  // "reads at line 16"
+  long race_hazards = 0;
+  auto finish = [&] {
+    if (!race_second.empty()) current += " and " + race_second + " (" + std::to_string(race_hazards) + " hazards)";
+    if (!current.empty() && r.firsts.size() < 3) r.firsts.push_back(current);
+    current.clear();
+    race_second.clear();
+    race_hazards = 0;
+  };
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, summary)) r.errors = std::stoi(m[1]);
     if (std::regex_search(line, m, hazards) && r.errors < 0) r.errors = std::stoi(m[1]);
     if (line.rfind("Result:", 0) == 0) r.verdict = line;
     if (line.rfind("========= ", 0) != 0) continue;
     std::string body = line.substr(10);
-    bool starts_error = body.rfind("Invalid ", 0) == 0 || body.rfind("Error: Race", 0) == 0 ||
-                        body.rfind("Barrier error", 0) == 0 || body.rfind("Program hit", 0) == 0 ||
-                        body.rfind("Warning: Race", 0) == 0;
+    if (std::regex_search(body, m, race_start)) {
+      finish();
+      std::string kind = m[2].str() == "Write" ? "a write" : "a read";
+      current = std::string(m[1].str() == "Error" ? "race" : "possible race") + " between " + kind + " at line " +
+                m[4].str() + " of " + basename_of(m[3].str());
+      continue;
+    }
+    if (std::regex_search(body, m, race_other) && !current.empty()) {
+      std::string what = (m[1].str() == "Write" ? "writes" : "reads") + std::string(" at line ") + m[3].str();
+      if (race_second.find(what) == std::string::npos) race_second += (race_second.empty() ? "" : ", ") + what;
+      if (m[4].matched) race_hazards += std::stol(m[4].str());
+      continue;
+    }
+    bool starts_error = body.rfind("Invalid ", 0) == 0 || body.rfind("Barrier error", 0) == 0 ||
+                        body.rfind("Program hit", 0) == 0;
     if (starts_error) {
-      if (!current.empty() && r.firsts.size() < 3) r.firsts.push_back(current);
+      finish();
       current = body;
-      auto colon = current.find(" at ");
-      if (colon != std::string::npos && current.rfind("Error: Race", 0) != 0) current.erase(colon);
+      auto at = current.find(" at ");
+      if (at != std::string::npos) current.erase(at);
       continue;
     }
     if (current.empty()) continue;
     if (std::regex_search(body, m, thread))
       current += ", thread (" + m[1].str() + "," + m[2].str() + "," + m[3].str() + ") of block (" + m[4].str() + "," +
                  m[5].str() + "," + m[6].str() + ")";
-    if (std::regex_search(body, m, location) && current.find(".cu:") == std::string::npos)
+    if (std::regex_search(body, m, location) && current.find(".cu") == std::string::npos)
       current += ", at line " + m[2].str() + " of " + basename_of(m[1].str());
   }
-  if (!current.empty() && r.firsts.size() < 3) r.firsts.push_back(current);
+  finish();
   return r;
 }
 
@@ -115,7 +140,7 @@ int run_under_sanitizer(const PuzzleSpec& spec, const Options& options, const st
   }
   std::string args;
   for (const std::string& a : options.original_args)
-    if (a != "--sanitize" && a.rfind("--backend", 0) != 0 && a != "--quick") args += " " + quoted(a);
+    if (a != "--sanitize" && a.rfind("--backend", 0) != 0 && a != "--quick" && a != "--no-canaries") args += " " + quoted(a);
   std::printf("%s\n", st.bold("Puzzle " + std::to_string(spec.number) + ": " + spec.title +
                               " under compute-sanitizer (" + sanitizer + ")").c_str());
   std::printf("Each tool re-runs this checker on the GPU with --quick, which takes a while.\n\n");
@@ -125,7 +150,7 @@ int run_under_sanitizer(const PuzzleSpec& spec, const Options& options, const st
                             {"synccheck", "barriers that not every thread reaches"}};
   for (auto& tool : tools) {
     std::string cmd = quoted(sanitizer) + " --tool " + tool[0] + " --print-limit 20 " + quoted(program) +
-                      " --backend=gpu --quick" + args + " 2>&1";
+                      " --backend=gpu --quick --no-canaries" + args + " 2>&1";
     std::fflush(stdout);
     FILE* pipe = popen(cmd.c_str(), "r");
     if (!pipe) {

@@ -82,9 +82,15 @@ struct OpenedBackend {
   std::string reason;
 };
 
+struct BackendSettings {
+  // GPU: canary zones around every buffer. Off under compute-sanitizer, whose memcheck
+  // must see reads past a buffer's end land outside the allocation.
+  bool gpu_canaries = true;
+};
+
 // Opens the chosen backend. `automatic` takes the GPU when one is usable, else the CPU.
 // Throws Error when the GPU is asked for by name and cannot be used.
-OpenedBackend open_backend(BackendChoice choice);
+OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings = {});
 
 bool gpu_backend_built();
 // Empty when a CUDA device can be used; otherwise why not, in one sentence.

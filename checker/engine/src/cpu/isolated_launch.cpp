@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -198,6 +199,9 @@ LaunchResult launch_isolated(GridPlan& plan) {
   if (timed_out) return result;
 
   std::vector<std::uintptr_t> pcs, other_pcs;
+  // Workers add findings in whatever order they run; print them in block and thread order.
+  std::sort(report->findings, report->findings + report->kept,
+            [](const RawFinding& x, const RawFinding& y) { return x.before(y); });
   for (std::uint32_t i = 0; i < report->kept; ++i) {
     result.findings.push_back(translate.from_raw(report->findings[i]));
     pcs.push_back(report->findings[i].pc);

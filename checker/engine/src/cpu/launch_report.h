@@ -43,7 +43,10 @@ struct RawFinding {
   // Findings are kept lowest (block, thread) first, so the sample does not depend on
   // which worker got there first.
   bool before(const RawFinding& o) const {
-    return block != o.block ? block < o.block : thread < o.thread;
+    if (block != o.block) return block < o.block;
+    if (thread != o.thread) return thread < o.thread;
+    if (byte_offset != o.byte_offset) return byte_offset < o.byte_offset;
+    return is_write < o.is_write;
   }
 };
 

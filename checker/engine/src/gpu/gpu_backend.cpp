@@ -24,7 +24,7 @@ struct Allocation {
 
 class GpuBackend final : public Backend {
  public:
-  GpuBackend() {
+  explicit GpuBackend(const BackendSettings& settings) : canaries_(settings.gpu_canaries) {
     CUDA_CHECK(cudaSetDevice(0));
     CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
     CUDA_CHECK(cudaEventCreate(&start_));
@@ -54,7 +54,7 @@ class GpuBackend final : public Backend {
 
   void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) override {
     ensure_usable();
-    std::size_t canary = std::max<std::size_t>(4096, (bytes / 4 + 255) / 256 * 256);
+    std::size_t canary = canaries_ ? std::max<std::size_t>(4096, (bytes / 4 + 255) / 256 * 256) : 0;
     void* base = nullptr;
     CUDA_CHECK(cudaMalloc(&base, bytes + 2 * canary));
     CUDA_CHECK(cudaMemset(base, kCanaryByte, bytes + 2 * canary));
@@ -167,6 +167,7 @@ class GpuBackend final : public Backend {
   void check_canaries(LaunchResult& result) {
     std::vector<unsigned char> host;
     for (auto& [user, a] : allocations_) {
+      if (a.canary == 0) continue;
       host.resize(a.canary);
       long long first_bad = 0;
       bool damaged = false;
@@ -209,6 +210,7 @@ class GpuBackend final : public Backend {
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::map<char*, Allocation> allocations_;
   bool lost_ = false;
+  bool canaries_ = true;
 };
 
 }  // namespace
@@ -228,6 +230,8 @@ std::string unavailable_reason() {
   return reason;
 }
 
-std::unique_ptr<Backend> make_gpu_backend() { return std::make_unique<GpuBackend>(); }
+std::unique_ptr<Backend> make_gpu_backend(const BackendSettings& settings) {
+  return std::make_unique<GpuBackend>(settings);
+}
 
 }  // namespace engine::gpu

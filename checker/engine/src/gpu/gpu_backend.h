@@ -10,6 +10,6 @@ namespace engine::gpu {
 
 bool built();
 std::string unavailable_reason();  // empty when a device can be used
-std::unique_ptr<Backend> make_gpu_backend();
+std::unique_ptr<Backend> make_gpu_backend(const BackendSettings& settings);
 
 }  // namespace engine::gpu

@@ -9,6 +9,6 @@ std::string unavailable_reason() {
   return "this build has no GPU backend (no CUDA toolkit was found when it was configured)";
 }
 
-std::unique_ptr<Backend> make_gpu_backend() { throw Error(unavailable_reason()); }
+std::unique_ptr<Backend> make_gpu_backend(const BackendSettings&) { throw Error(unavailable_reason()); }
 
 }  // namespace engine::gpu

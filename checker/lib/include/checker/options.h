@@ -20,6 +20,7 @@ struct Options {
   bool all_orders = false;  // run every case in every thread order (CPU backend)
   bool sanitize = false;    // re-run under compute-sanitizer (GPU backend)
   bool quick = false;       // the worked example and the two smallest sizes (for --sanitize)
+  bool no_canaries = false; // GPU: no canary zones (set by --sanitize for its inner runs)
   bool help = false;
   std::vector<std::string> original_args;  // without the program name
 };

@@ -36,7 +36,7 @@ std::string format_list(const std::vector<double>& values);
 
 // The matrix as a map of characters, each standing for a square of elements:
 // '.' all right, 'X' some wrong, '?' some never written.
-std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width = 64);
+std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width = 32);
 
 // "(row 2, col 1)" for an element of an n × n row-major matrix.
 std::string element_name(long long index, int n);
