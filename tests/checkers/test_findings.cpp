@@ -82,8 +82,20 @@ const Expectation corpus[] = {
       "(address 0x10)"}},
 };
 
+// Exact out-of-bounds reads, races and load budgets need kernels instrumented by clang.
+bool needs_instrumentation(const std::string& kernel) {
+  for (const char* k : {"p01_missing_guard", "p01_off_by_one", "p02_missing_barrier", "p02_global_row",
+                        "p03_naive", "p04_missing_first_barrier", "p04_missing_second_barrier", "p04_no_padding",
+                        "p04_naive", "p05_missing_guard", "p05_missing_barrier"})
+    if (kernel == k) return true;
+  return false;
+}
+
 void check_corpus_entry(const Expectation& e) {
-  test_support::note_started();
+  if (!PUZZLES_INSTRUMENTED && needs_instrumentation(e.kernel)) {
+    MESSAGE("not checked in this build (kernels not instrumented: configure with clang++): " << e.kernel);
+    return;
+  }
   std::vector<std::string> args = e.args;
   args.push_back("--backend=cpu");
   auto r = run_program(std::string(TEST_BIN_DIR) + "/broken_" + e.kernel, args);
@@ -98,6 +110,7 @@ void check_corpus_entry(const Expectation& e) {
 }  // namespace
 
 TEST_CASE("cpu: every broken kernel in the corpus produces its finding") {
+  test_support::note_started();
   for (const Expectation& e : corpus) {
     std::string kernel = e.kernel;
     CAPTURE(kernel);

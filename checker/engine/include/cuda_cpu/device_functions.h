@@ -73,6 +73,16 @@ inline F cuda_cpu_atomic_float_update(F* p, Op op) {
   }
 }
 
+// GCC has no __atomic_fetch_max/min: a compare-and-swap loop does for both compilers.
+template <typename T, typename Op>
+inline T cuda_cpu_atomic_int_update(T* p, Op op) {
+  cuda_cpu::note_atomic(p, sizeof(T));
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, op(old), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
 inline int atomicAdd(int* p, int v) { return cuda_cpu_atomic_fetch_add(p, v); }
 inline unsigned int atomicAdd(unsigned int* p, unsigned int v) { return cuda_cpu_atomic_fetch_add(p, v); }
 inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
@@ -89,20 +99,16 @@ inline unsigned int atomicSub(unsigned int* p, unsigned int v) {
   return cuda_cpu_atomic_fetch_add(p, 0u - v);
 }
 inline int atomicMax(int* p, int v) {
-  cuda_cpu::note_atomic(p, 4);
-  return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+  return cuda_cpu_atomic_int_update(p, [v](int old) { return v > old ? v : old; });
 }
 inline int atomicMin(int* p, int v) {
-  cuda_cpu::note_atomic(p, 4);
-  return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+  return cuda_cpu_atomic_int_update(p, [v](int old) { return v < old ? v : old; });
 }
 inline unsigned int atomicMax(unsigned int* p, unsigned int v) {
-  cuda_cpu::note_atomic(p, 4);
-  return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+  return cuda_cpu_atomic_int_update(p, [v](unsigned int old) { return v > old ? v : old; });
 }
 inline unsigned int atomicMin(unsigned int* p, unsigned int v) {
-  cuda_cpu::note_atomic(p, 4);
-  return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+  return cuda_cpu_atomic_int_update(p, [v](unsigned int old) { return v < old ? v : old; });
 }
 inline int atomicExch(int* p, int v) {
   cuda_cpu::note_atomic(p, 4);

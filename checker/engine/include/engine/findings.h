@@ -82,6 +82,32 @@ struct LaunchResult {
 
   bool clean() const { return rejected.empty() && findings.empty(); }
   std::uint64_t total(FindingKind k) const { return totals[static_cast<std::size_t>(k)]; }
+  void add(const Finding& f) {
+    findings.push_back(f);
+    ++totals[static_cast<std::size_t>(f.kind)];
+  }
 };
+
+// The element that holds a byte offset from a buffer's start; negative before the start.
+inline long long element_at(long long byte_offset, std::size_t element_size) {
+  auto size = static_cast<long long>(element_size);
+  return byte_offset >= 0 ? byte_offset / size : -((-byte_offset + size - 1) / size);
+}
+
+// An out-of-bounds write found afterwards in the canary bytes around a buffer: the
+// element is known, the thread is not.
+inline Finding damaged_canary(const std::string& buffer, std::size_t element_size, long long byte_offset,
+                              std::size_t buffer_bytes) {
+  Finding f;
+  f.kind = FindingKind::out_of_bounds;
+  f.thread_known = false;
+  f.is_write = true;
+  f.buffer = buffer;
+  f.element_size = static_cast<unsigned>(element_size);
+  f.index = element_at(byte_offset, element_size);
+  f.buffer_elements = static_cast<long long>(buffer_bytes / element_size);
+  f.detail = "found in the canary bytes around the buffer after the kernel ran";
+  return f;
+}
 
 }  // namespace engine

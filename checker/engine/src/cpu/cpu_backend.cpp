@@ -87,18 +87,8 @@ class CpuBackend final : public Backend {
       std::memset(reinterpret_cast<void*>(b.map_begin), DeviceArena::kCanaryByte, b.begin - b.map_begin);
       std::memset(reinterpret_cast<void*>(b.end), DeviceArena::kCanaryByte, b.map_end - b.end);
       if (already) continue;
-      Finding f;
-      f.kind = FindingKind::out_of_bounds;
-      f.thread_known = false;
-      f.is_write = true;
-      f.buffer = b.name;
-      f.element_size = static_cast<unsigned>(b.element_size);
-      long long offset = static_cast<long long>(d.address) - static_cast<long long>(b.begin);
-      f.index = offset >= 0 ? offset / static_cast<long long>(b.element_size)
-                            : -((-offset + static_cast<long long>(b.element_size) - 1) / static_cast<long long>(b.element_size));
-      f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
-      result.findings.push_back(f);
-      ++result.totals[static_cast<std::size_t>(FindingKind::out_of_bounds)];
+      result.add(damaged_canary(b.name, b.element_size,
+                                static_cast<long long>(d.address) - static_cast<long long>(b.begin), b.end - b.begin));
     }
   }
 };

@@ -66,7 +66,7 @@ class Translator {
         const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
         f.buffer = b.name;
         f.element_size = static_cast<unsigned>(b.element_size);
-        f.index = floor_div(r.byte_offset, b.element_size);
+        f.index = element_at(r.byte_offset, b.element_size);
         f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
         break;
       }
@@ -81,7 +81,7 @@ class Translator {
           bytes = plan_.config.dynamic_shared_bytes;
         }
         f.element_size = r.access_size ? r.access_size : 4;
-        f.index = floor_div(r.byte_offset, f.element_size);
+        f.index = element_at(r.byte_offset, f.element_size);
         f.buffer_elements = static_cast<long long>(bytes / f.element_size);
         if (r.kind == FindingKind::shared_race) {
           f.other = coord(r.block, r.other_thread);
@@ -110,10 +110,6 @@ class Translator {
   }
 
  private:
-  static long long floor_div(long long a, std::size_t b) {
-    auto d = static_cast<long long>(b);
-    return a >= 0 ? a / d : -((-a + d - 1) / d);
-  }
   const GridPlan& plan_;
 };
 
@@ -177,16 +173,14 @@ LaunchResult launch_isolated(GridPlan& plan) {
       f.kind = FindingKind::timeout;
       f.where = translate.coord(report->heartbeat[w].block.load(), thread);
       f.detail = "still running after " + std::to_string(plan.options.timeout_seconds).substr(0, 4) + " s";
-      result.findings.push_back(f);
-      ++result.totals[static_cast<std::size_t>(FindingKind::timeout)];
+      result.add(f);
     }
     if (result.findings.empty()) {
       Finding f;
       f.kind = FindingKind::timeout;
       f.thread_known = false;
       f.detail = "the grid did not finish within " + std::to_string(plan.options.timeout_seconds).substr(0, 4) + " s";
-      result.findings.push_back(f);
-      ++result.totals[static_cast<std::size_t>(FindingKind::timeout)];
+      result.add(f);
     }
     kill(pid, SIGKILL);
   }
@@ -231,8 +225,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
       pcs.push_back(0);
     }
     other_pcs.push_back(0);
-    result.findings.push_back(f);
-    ++result.totals[static_cast<std::size_t>(FindingKind::fault)];
+    result.add(f);
   }
   attach_source_lines(result.findings, pcs, other_pcs);
 

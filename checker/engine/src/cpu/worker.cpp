@@ -18,6 +18,7 @@ namespace ctx = boost::context;
 
 namespace {
 constexpr std::size_t kPage = 4096;
+constexpr unsigned kWarpSize = 32;
 // Room for printf and a few local arrays; a guard page below each stack turns an
 // overflow into a reported fault instead of silent corruption.
 constexpr std::size_t kStackSize = 256 * 1024;
@@ -36,6 +37,8 @@ Worker::Worker(const GridPlan& plan, unsigned index)
   for (unsigned i = 0; i < n_; ++i) {
     Dim3 t = bd.unlinear(i);
     threads_[i].linear = i;
+    threads_[i].warp = i / kWarpSize;
+    threads_[i].lane = i % kWarpSize;
     threads_[i].context.thread_idx = uint3{t.x, t.y, t.z};
     threads_[i].context.block_dim = dim3(bd.x, bd.y, bd.z);
     threads_[i].context.grid_dim = dim3(plan.config.grid.x, plan.config.grid.y, plan.config.grid.z);

@@ -18,6 +18,9 @@ namespace engine::cpu {
 struct CudaThread {
   cuda_cpu::ThreadContext context;  // first: cuda_cpu_current_thread points at it
   unsigned linear = 0;
+  // Warps are 32 consecutive linear threads, as on a GPU: the unit that __syncwarp and
+  // __shfl_*_sync will synchronise (a warp-sized phase of the same scheduler).
+  unsigned warp = 0, lane = 0;
   enum class State : std::uint8_t { ready, waiting, exited, aborted } state = State::ready;
   unsigned barrier_line = 0;
   const char* barrier_file = "";

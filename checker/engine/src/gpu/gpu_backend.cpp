@@ -160,8 +160,7 @@ class GpuBackend final : public Backend {
     f.kind = kind;
     f.thread_known = false;
     f.detail = detail;
-    result.findings.push_back(f);
-    ++result.totals[static_cast<std::size_t>(kind)];
+    result.add(f);
   }
 
   void check_canaries(LaunchResult& result) {
@@ -189,18 +188,7 @@ class GpuBackend final : public Backend {
           }
       }
       if (!damaged) continue;
-      Finding f;
-      f.kind = FindingKind::out_of_bounds;
-      f.thread_known = false;
-      f.is_write = true;
-      f.buffer = a.name;
-      f.element_size = static_cast<unsigned>(a.element_size);
-      auto es = static_cast<long long>(a.element_size);
-      f.index = first_bad >= 0 ? first_bad / es : -((-first_bad + es - 1) / es);
-      f.buffer_elements = static_cast<long long>(a.bytes / a.element_size);
-      f.detail = "found in the canary bytes around the buffer after the kernel ran";
-      result.findings.push_back(f);
-      ++result.totals[static_cast<std::size_t>(FindingKind::out_of_bounds)];
+      result.add(damaged_canary(a.name, a.element_size, first_bad, a.bytes));
       CUDA_CHECK(cudaMemset(a.base, kCanaryByte, a.canary));
       CUDA_CHECK(cudaMemset(user + a.bytes, kCanaryByte, a.canary));
     }
