@@ -171,3 +171,17 @@ TEST_CASE("gpu: --sanitize summarises compute-sanitizer's findings" * doctest::t
   CHECK(clean.exit_status == 0);
   CHECK(clean.output.find("memcheck (out-of-bounds and misaligned accesses): no errors") != std::string::npos);
 }
+
+TEST_CASE("gpu: an endless loop is stopped by the time limit, and the summary still prints" *
+          doctest::test_suite("gpu")) {
+  test_support::note_started();
+  std::string why = engine::gpu_unavailable_reason();
+  if (!why.empty()) return test_support::note_skipped("this test needs a CUDA GPU: " + why);
+  // `timeout` guards the test itself: the checker must end on its own, well before.
+  auto r = run_program("timeout", {"60", std::string(TEST_BIN_DIR) + "/broken_p01_endless_loop", "--backend=gpu",
+                                   "--size=16", "--timeout=2"});
+  INFO(r.output);
+  CHECK(r.exit_status == 1);
+  CHECK(r.output.find("Time limit: the kernel did not finish within 2.00 s") != std::string::npos);
+  CHECK(r.output.find("Result: 0 of 2 cases passed. FAIL") != std::string::npos);
+}

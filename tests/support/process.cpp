@@ -7,7 +7,7 @@
 namespace test_support {
 
 ProcessResult run_program(const std::string& path, const std::vector<std::string>& args) {
-  std::string cmd = "NO_COLOR=1 '" + path + "'";
+  std::string cmd = "NO_COLOR=1 '" + path + "'";  // path may be a command on PATH
   for (const std::string& a : args) cmd += " '" + a + "'";
   cmd += " 2>&1";
   ProcessResult r;

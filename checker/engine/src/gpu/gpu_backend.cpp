@@ -116,8 +116,7 @@ class GpuBackend final : public Backend {
       result.device_lost = true;
       add_finding(result, FindingKind::timeout,
                   "the kernel did not finish within " + seconds(options.timeout_seconds) +
-                      " s (an endless loop?). A GPU kernel cannot be stopped from outside; "
-                      "the program must exit to end it");
+                      " s; a GPU kernel cannot be stopped from outside, so the checker exits to end it");
       return result;
     }
     if (done != cudaSuccess) {
