@@ -6,7 +6,7 @@ namespace engine::gpu {
 bool built() { return false; }
 
 std::string unavailable_reason() {
-  return "this build has no GPU backend (no CUDA toolkit was found when it was configured)";
+  return "this build has no GPU backend (it was configured without the CUDA toolkit)";
 }
 
 std::unique_ptr<Backend> make_gpu_backend(const BackendSettings&) { throw Error(unavailable_reason()); }
