@@ -23,14 +23,6 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-bool gpu_or_skip() {
-  test_support::note_started();
-  std::string why = engine::gpu_unavailable_reason();
-  if (why.empty()) return true;
-  test_support::note_skipped("this test needs a CUDA GPU: " + why);
-  return false;
-}
-
 void check_solution_passes(const checker::PuzzleSpec& p, const std::vector<std::string>& args) {
   auto r = run_program(bin(p.id + "_solution"), args);
   INFO(r.output);
@@ -64,7 +56,7 @@ TEST_CASE("cpu: every reference solution passes its checker in every thread orde
 }
 
 TEST_CASE("gpu: every reference solution passes its checker" * doctest::test_suite("gpu")) {
-  if (!gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip()) return;
   for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
     CAPTURE(p.id);
     check_solution_passes(p, {"--backend=gpu"});
@@ -80,7 +72,7 @@ TEST_CASE("cpu: every stub compiles, runs and fails its checker cleanly, printin
 }
 
 TEST_CASE("gpu: every stub fails its checker cleanly" * doctest::test_suite("gpu")) {
-  if (!gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip()) return;
   for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
     CAPTURE(p.id);
     check_stub_fails_cleanly(p, "gpu");

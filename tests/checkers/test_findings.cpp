@@ -128,9 +128,7 @@ TEST_CASE("cpu: the corpus has at least three broken kernels per puzzle") {
 }
 
 TEST_CASE("gpu: canaries catch an out-of-bounds write without any tool" * doctest::test_suite("gpu")) {
-  test_support::note_started();
-  std::string why = engine::gpu_unavailable_reason();
-  if (!why.empty()) return test_support::note_skipped("this test needs a CUDA GPU: " + why);
+  if (!test_support::gpu_or_skip()) return;
   auto r = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_missing_guard", {"--backend=gpu"});
   INFO(r.output);
   CHECK(r.exit_status == 1);
@@ -140,9 +138,7 @@ TEST_CASE("gpu: canaries catch an out-of-bounds write without any tool" * doctes
 
 TEST_CASE("gpu: a fault on the GPU is one clear sentence, and the summary still prints" *
           doctest::test_suite("gpu")) {
-  test_support::note_started();
-  std::string why = engine::gpu_unavailable_reason();
-  if (!why.empty()) return test_support::note_skipped("this test needs a CUDA GPU: " + why);
+  if (!test_support::gpu_or_skip()) return;
   auto r = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_bad_pointer", {"--backend=gpu"});
   INFO(r.output);
   CHECK(r.exit_status == 1);
@@ -153,9 +149,7 @@ TEST_CASE("gpu: a fault on the GPU is one clear sentence, and the summary still 
 }
 
 TEST_CASE("gpu: --sanitize summarises compute-sanitizer's findings" * doctest::test_suite("gpu")) {
-  test_support::note_started();
-  std::string why = engine::gpu_unavailable_reason();
-  if (!why.empty()) return test_support::note_skipped("this test needs a CUDA GPU: " + why);
+  if (!test_support::gpu_or_skip()) return;
   auto oob = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_missing_guard", {"--sanitize"});
   INFO(oob.output);
   CHECK(oob.exit_status == 1);
@@ -174,9 +168,7 @@ TEST_CASE("gpu: --sanitize summarises compute-sanitizer's findings" * doctest::t
 
 TEST_CASE("gpu: an endless loop is stopped by the time limit, and the summary still prints" *
           doctest::test_suite("gpu")) {
-  test_support::note_started();
-  std::string why = engine::gpu_unavailable_reason();
-  if (!why.empty()) return test_support::note_skipped("this test needs a CUDA GPU: " + why);
+  if (!test_support::gpu_or_skip()) return;
   // `timeout` guards the test itself: the checker must end on its own, well before.
   auto r = run_program("timeout", {"60", std::string(TEST_BIN_DIR) + "/broken_p01_endless_loop", "--backend=gpu",
                                    "--size=16", "--timeout=2"});

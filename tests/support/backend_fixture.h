@@ -15,6 +15,9 @@ namespace test_support {
 void note_started();
 void note_skipped(const std::string& reason);
 
+// True when a CUDA GPU can be used; otherwise notes a skip (with the reason) and returns false.
+bool gpu_or_skip();
+
 // The backend, or null after noting a skip.
 std::unique_ptr<engine::Backend> backend_or_skip(engine::BackendKind kind);
 

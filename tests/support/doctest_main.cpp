@@ -21,6 +21,14 @@ void note_skipped(const std::string& reason) {
   std::fflush(stdout);
 }
 
+bool gpu_or_skip() {
+  note_started();
+  std::string why = engine::gpu_unavailable_reason();
+  if (why.empty()) return true;
+  note_skipped("this test needs a CUDA GPU: " + why);
+  return false;
+}
+
 std::unique_ptr<engine::Backend> backend_or_skip(engine::BackendKind kind) {
   note_started();
   if (kind == engine::BackendKind::gpu) {

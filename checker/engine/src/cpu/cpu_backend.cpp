@@ -45,6 +45,11 @@ class CpuBackend final : public Backend {
     plan.args = args;
     plan.config = config;
     plan.options = options;
+    // Without its symbol table the program cannot find its kernels' __shared__ variables:
+    // the shared-memory limit and race checks would silently pass.
+    if (!SymbolTable::self().loaded())
+      throw Error("this program has no symbol table (was it stripped with `strip`?); the CPU backend needs "
+                  "it to find each kernel's __shared__ memory. Rebuild it, or strip only --strip-debug");
     plan.shared = SymbolTable::self().shared_variables_of(kernel.address);
     std::size_t static_shared = 0;
     for (const SharedVariable& v : plan.shared) static_shared += v.size;
