@@ -17,8 +17,8 @@ namespace {
 
 using Matmul = engine::Kernel<void(const float*, const float*, float*, int)>;
 
-double triple_loop_ms(const checker::Inputs& in, std::vector<float>& c) {
-  int n = in.n;
+double triple_loop_ms(const checker::Problem& in, std::vector<float>& c) {
+  int n = static_cast<int>(in.dims.n);
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   std::printf("%6s  %-13s %10s %16s %12s %10s\n", "n", "kernel", "time (ms)", "barrier waits/s", "loop (ms)",
               "ratio");
   for (int n : {128, 256, 512}) {
-    checker::Inputs in = checker::random_inputs(checker::KernelShape::matmul, n, 1);
+    checker::Problem in = checker::random_problem(checker::find_puzzle("p04_tiled"), checker::Dims{n, n, n}, 1);
     std::vector<float> loop_c(static_cast<std::size_t>(n) * n);
     std::vector<double> loop_times;
     for (int r = 0; r < runs; ++r) loop_times.push_back(triple_loop_ms(in, loop_c));

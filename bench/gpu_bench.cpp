@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
               gpu.description().c_str(), repeats);
   std::printf("%6s  %-24s %10s %10s %10s %12s\n", "n", "kernel", "ms", "TFLOP/s", "% cuBLAS", "max rel err");
   for (int n : {256, 1024, 4096}) {
-    checker::Inputs in = checker::random_inputs(checker::KernelShape::matmul, n, 7);
+    checker::Problem in = checker::random_problem(checker::find_puzzle("p04_tiled"), checker::Dims{n, n, n}, 7);
     std::size_t count = static_cast<std::size_t>(n) * n;
     engine::DeviceArray<float> a(gpu, count, "a"), b(gpu, count, "b"), c(gpu, count, "c"), ref(gpu, count, "ref");
     a.upload(in.a);

@@ -5,9 +5,11 @@
 # with the host compiler (instrumented when it is clang), and with nvcc when CUDA is on.
 # Host code includes the generated "<name>_kernels.h" and calls
 # kernels::<ns>::cpu_<kernel>() and kernels::<ns>::gpu_<kernel>() for the images.
-# SIGNATURE (one kernel only) turns a changed parameter list into a clear compile error.
-# CPU_ONLY: for kernels that nvcc rightly refuses (tests of the CPU backend's limits).
-# NOT_INSTRUMENTED: no load/store checks, for measuring the engine itself.
+# A kernel may be a template instantiation, "matmul_warp_tiled<BM, BN>", whose arguments
+# the source defines; it is then exported under the name before '<' (matmul_warp_tiled).
+# SIGNATURE (the same for every kernel) turns a changed parameter list into a clear
+# compile error. CPU_ONLY: for kernels that nvcc rightly refuses (tests of the CPU
+# backend's limits). NOT_INSTRUMENTED: no load/store checks, for measuring the engine.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(add_kernel_library name)
@@ -37,13 +39,15 @@ function(add_kernel_library name)
   else()
     set(instrumented false)
   endif()
-  foreach(k IN LISTS ARG_KERNELS)
+  foreach(kernel IN LISTS ARG_KERNELS)
+    string(REGEX REPLACE "[ \t]*<.*$" "" k "${kernel}")
     string(APPEND DECLARATIONS
       "const engine::KernelImage& cpu_${k}();\nconst engine::KernelImage& gpu_${k}();\n")
     string(APPEND CPU_EXPORTS
       "const engine::KernelImage& cpu_${k}() {\n"
+      "  using namespace ::cpu_kernels_${LIBRARY_ID};  // the source's names, for template arguments\n"
       "  static const engine::KernelImage image = [] {\n"
-      "    auto i = engine::make_cpu_image<&cpu_kernels_${LIBRARY_ID}::${k}>(\"${k}\", ${instrumented}, \"${SOURCE}\");\n"
+      "    auto i = engine::make_cpu_image<&::cpu_kernels_${LIBRARY_ID}::${kernel}>(\"${k}\", ${instrumented}, \"${SOURCE}\");\n"
       "#ifdef CUDA_CPU_HAS_DYNAMIC_SHARED\n"
       "    i.dynamic_shared = &dynamic_shared_storage;\n"
       "    i.dynamic_shared_capacity = CUDA_CPU_DYNAMIC_SHARED_BYTES;\n"
@@ -55,8 +59,9 @@ function(add_kernel_library name)
     if(with_gpu)
       string(APPEND GPU_EXPORTS
         "const engine::KernelImage& gpu_${k}() {\n"
+        "  using namespace ::gpu_kernels_${LIBRARY_ID};\n"
         "  static const engine::KernelImage image =\n"
-        "      engine::make_gpu_image(\"${k}\", &gpu_kernels_${LIBRARY_ID}::${k}, \"${SOURCE}\");\n"
+        "      engine::make_gpu_image(\"${k}\", &::gpu_kernels_${LIBRARY_ID}::${kernel}, \"${SOURCE}\");\n"
         "  return image;\n"
         "}\n")
     else()
@@ -68,9 +73,12 @@ function(add_kernel_library name)
     endif()
     if(ARG_SIGNATURE)
       string(APPEND CPU_EXPORTS
-        "static_assert(std::is_same<decltype(cpu_kernels_${LIBRARY_ID}::${k}), ${ARG_SIGNATURE}>::value,\n"
+        "namespace signature_check_${k} {\n"
+        "using namespace ::cpu_kernels_${LIBRARY_ID};\n"
+        "static_assert(std::is_same<decltype(::cpu_kernels_${LIBRARY_ID}::${kernel}), ${ARG_SIGNATURE}>::value,\n"
         "              \"${k} must keep its parameters exactly as given: ${ARG_SIGNATURE}. \"\n"
-        "              \"Change only the kernel's body.\");\n")
+        "              \"Change only the kernel's body.\");\n"
+        "}\n")
     endif()
   endforeach()
 

@@ -8,3 +8,9 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
     for (int k = 0; k < n; k *= 2) c[row * n + col] += a[row * n + k] * b[k * n + col];
   }
 }
+
+// Checker: --size=16 --timeout=1
+// Expect: Time limit: thread (0,0) of block (0,0) was still running after 1.00 s
+// Expect: An endless loop?
+// Expect: Stopped early
+// Expect: Result: 0 of 2 cases passed. FAIL

@@ -7,3 +7,8 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
   for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
   c[row * n + col] = sum;
 }
+
+// Checker: --size=17
+// Expect: Out-of-bounds read: thread (4,0) of block (0,0) read b[16] at line 7 of p01_missing_guard.cu, but b has 16 elements (b[0] to b[15]); as a 4 x 4 matrix, index 16 would be (row 4, col 0)
+// Expect: guard with if (row < n && col < n)
+// Needs: instrumented kernels

@@ -9,3 +9,9 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=16
+// Expect: Out-of-bounds read: thread (0,0) of block (0,0) read b[16]
+// Expect: at line 8 of p01_off_by_one.cu
+// Expect: but b has 16 elements
+// Needs: instrumented kernels

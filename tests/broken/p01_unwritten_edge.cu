@@ -8,3 +8,8 @@ __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=16
+// Expect: Unwritten output: 16 of 256 elements of c were never written
+// Expect: (row 15, col 0)
+// Expect: Does every element of c have a thread that writes it?

@@ -12,3 +12,7 @@ __global__ void matmul_single_row_shared(const float* a, const float* b, float* 
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=5
+// Expect: Shared-memory race: in block (0,0), a_row[0] was written by thread (0,0) at line 8 of p02_missing_barrier.cu and read by thread (1,0) at line 11 of p02_missing_barrier.cu, with no __syncthreads() between the two.
+// Needs: instrumented kernels

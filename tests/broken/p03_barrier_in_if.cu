@@ -16,3 +16,9 @@ __global__ void matmul_row_col_shared(const float* a, const float* b, float* c, 
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=20
+// Expect: Barrier divergence in block (1,0): 
+// Expect: wait at __syncthreads() at line 13 of p03_barrier_in_if.cu
+// Expect: have returned
+// Expect: The block was stopped.

@@ -9,3 +9,7 @@ __global__ void matmul_row_col_shared(const float* a, const float* b, float* c, 
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=50
+// Expect: Too many global loads: thread (0,0) of block (0,0) read global memory 100 times; this puzzle allows 8
+// Needs: instrumented kernels

@@ -18,3 +18,7 @@ __global__ void matmul_row_col_shared(const float* a, const float* b, float* c, 
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=50
+// Expect: Wrong values: 
+// Expect: (row 0, col 16): expected

@@ -17,3 +17,7 @@ __global__ void matmul_row_col_shared(const float* a, const float* b, float* c, 
     c[row * n + col] = sum;
   }
 }
+
+// Checker: (no options)
+// Expect: The launch was refused: too much shared data: matmul_row_col_shared declares 65536 bytes of __shared__ memory; the limit is 49152 bytes (48 KiB) per block.
+// Build: CPU backend only (nvcc refuses it, as it should)

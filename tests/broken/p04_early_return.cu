@@ -19,3 +19,8 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
   }
   c[row * n + col] = sum;
 }
+
+// Checker: --size=17
+// Expect: Barrier divergence in block (1,0): 16 threads ((0,0), (0,1), (0,2)
+// Expect: have returned
+// Expect: do not return early

@@ -18,3 +18,8 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
   }
   if (row < n && col < n) c[row * n + col] = sum;
 }
+
+// Checker: --size=16
+// Expect: Shared-memory race: in block (0,0), a_tile[0][0] was written by thread (0,0) at line 14 of p04_missing_first_barrier.cu and read by thread (1,0) at line 16
+// Expect: a __syncthreads() between writing shared memory and reading what other threads wrote
+// Needs: instrumented kernels

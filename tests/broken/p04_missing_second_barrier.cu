@@ -18,3 +18,8 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
   }
   if (row < n && col < n) c[row * n + col] = sum;
 }
+
+// Checker: --size=17
+// Expect: Shared-memory race: in block (0,0), a_tile[0][0] was read by thread (15,0) at line 17 of p04_missing_second_barrier.cu and written by thread (0,0) at line 14
+// Expect: in a loop, another between the last read and the next overwrite
+// Needs: instrumented kernels

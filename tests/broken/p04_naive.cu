@@ -9,3 +9,7 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
     c[row * n + col] = sum;
   }
 }
+
+// Checker: --size=33
+// Expect: Too many global loads: thread (0,0) of block (0,0) read global memory 66 times; this puzzle allows 6
+// Needs: instrumented kernels

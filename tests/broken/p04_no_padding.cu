@@ -17,3 +17,8 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
   }
   if (row < n && col < n) c[row * n + col] = sum;
 }
+
+// Checker: --size=17
+// Expect: Out-of-bounds read: thread (12,1) of block (0,0) read a[16] at line 12 of p04_no_padding.cu
+// Expect: load 0 for those elements
+// Needs: instrumented kernels

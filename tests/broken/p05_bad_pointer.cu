@@ -19,3 +19,7 @@ __global__ void single_block_matmul(float* out, const float* a, const float* b, 
     out[row * size + col] = sum;
   }
 }
+
+// Checker: (no options)
+// Expect: Crash in thread (0,0) of block (0,0) at line 18 of p05_bad_pointer.cu: segmentation fault
+// Expect: (address 0x10)

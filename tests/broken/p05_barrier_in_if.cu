@@ -15,3 +15,6 @@ __global__ void single_block_matmul(float* out, const float* a, const float* b, 
     out[row * size + col] = sum;
   }
 }
+
+// Checker: (no options)
+// Expect: Barrier divergence in block (0,0): 4 threads ((0,0), (1,0), (0,1), (1,1)) wait at __syncthreads() at line 12 of p05_barrier_in_if.cu, while 5 threads ((2,0), (2,1), (0,2), (1,2), (2,2)) have returned.

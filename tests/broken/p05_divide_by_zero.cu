@@ -18,3 +18,7 @@ __global__ void single_block_matmul(float* out, const float* a, const float* b, 
     out[row * size + col] = sum;
   }
 }
+
+// Checker: (no options)
+// Expect: Crash in thread (0,0) of block (0,0)
+// Expect: an integer division by zero

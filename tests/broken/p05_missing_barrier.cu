@@ -14,3 +14,7 @@ __global__ void single_block_matmul(float* out, const float* a, const float* b, 
     out[row * size + col] = sum;
   }
 }
+
+// Checker: (no options)
+// Expect: Shared-memory race: in block (0,0), a_shared[0][0] was written by thread (0,0) at line 10 of p05_missing_barrier.cu and read by thread (1,0) at line 13
+// Needs: instrumented kernels

@@ -13,3 +13,8 @@ __global__ void single_block_matmul(float* out, const float* a, const float* b, 
   for (int k = 0; k < size; ++k) sum += a_shared[row][k] * b_shared[k][col];
   out[row * size + col] = sum;
 }
+
+// Checker: (no options)
+// Expect: Out-of-bounds read: thread (2,1) of block (0,0) read a[4] at line 9 of p05_missing_guard.cu, but a has 4 elements (a[0] to a[3]); as a 2 x 2 matrix, index 4 would be (row 2, col 0)
+// Expect: guard with if (row < size && col < size)
+// Needs: instrumented kernels

@@ -2,8 +2,6 @@
 // what they print and how they exit.
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "backend_fixture.h"
@@ -15,13 +13,6 @@ using test_support::run_program;
 namespace {
 
 std::string bin(const std::string& name) { return std::string(TEST_BIN_DIR) + "/" + name; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void check_solution_passes(const checker::PuzzleSpec& p, const std::vector<std::string>& args) {
   auto r = run_program(bin(p.id + "_solution"), args);
@@ -134,21 +125,4 @@ TEST_CASE("cpu: without a GPU, --backend=gpu is an environment error and auto fa
   r = run_program(bin("p05_single_block_aat_solution"), {"--sanitize"});
   CHECK(r.exit_status == 2);
   CHECK(r.output.find("--sanitize needs the GPU backend") != std::string::npos);
-}
-
-TEST_CASE("every puzzle has a stub with the marker, a solution without it, and a doc page") {
-  test_support::note_started();
-  for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
-    CAPTURE(p.id);
-    std::string stub = read_file(std::string(SOURCE_DIR) + "/puzzles/" + p.id + ".cu");
-    std::string solution = read_file(std::string(SOURCE_DIR) + "/solutions/" + p.id + ".cu");
-    std::string doc = read_file(std::string(SOURCE_DIR) + "/docs/" + p.id + ".md");
-    CHECK(stub.find("// FILL ME IN (roughly ") != std::string::npos);
-    CHECK(solution.find("FILL ME IN") == std::string::npos);
-    CHECK(stub.find("__global__ void " + p.kernel + "(") != std::string::npos);
-    CHECK(solution.find("__global__ void " + p.kernel + "(") != std::string::npos);
-    // A stub and its solution differ only inside the kernel's body.
-    CHECK(stub.substr(0, stub.find('{')) == solution.substr(0, solution.find('{')));
-    CHECK(doc.find("<details>") != std::string::npos);
-  }
 }

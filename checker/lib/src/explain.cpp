@@ -36,7 +36,15 @@ std::string element(const Finding& f) {
   return s;
 }
 
-std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, int n, const Style& st, bool first) {
+// The rows and columns of the buffer a finding names, when it is one of the puzzle's matrices.
+std::pair<long, long> matrix_shape(const std::string& buffer, const PuzzleSpec& spec, const Dims& d) {
+  if (buffer == "a") return {d.m, d.k};
+  if (buffer == "b") return {d.k, d.n};
+  if (buffer == spec.output_name) return {d.m, d.n};
+  return {0, 0};
+}
+
+std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& d, const Style& st, bool first) {
   std::string what = f.is_write ? "wrote" : "read";
   std::string who = f.thread_known ? f.where.str() : "a thread (the GPU cannot say which)";
   std::string s = who + " " + what + " " + element(f) + at_line(f.at);
@@ -44,9 +52,10 @@ std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, int n, const
   s = st.bold(f.is_write ? "Out-of-bounds write" : "Out-of-bounds read") + ": " + s + ", but " + f.buffer +
       " has " + std::to_string(f.buffer_elements) + " elements (" + f.buffer + "[0] to " + f.buffer + "[" +
       std::to_string(f.buffer_elements - 1) + "])";
-  if (f.buffer_elements == static_cast<long long>(n) * n && n > 0)
-    s += "; as a " + std::to_string(n) + " x " + std::to_string(n) + " matrix, index " + std::to_string(f.index) +
-         " would be " + element_name(f.index, n);
+  auto [rows, cols] = matrix_shape(f.buffer, spec, d);
+  if (rows > 0 && f.buffer_elements == static_cast<long long>(rows) * cols)
+    s += "; as a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix, index " + std::to_string(f.index) +
+         " would be " + element_name(f.index, cols);
   s += f.thread_known ? ". The access was stopped before it happened." : ".";
   if (!f.detail.empty()) s += " (" + f.detail + ".)";
   s += "\nFix: " + spec.guard_hint + ".";
@@ -125,7 +134,7 @@ std::string where_in_source(const engine::SourceLocation& at) {
   return "line " + std::to_string(at.line) + (at.file.empty() ? "" : " of " + basename_of(at.file));
 }
 
-std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, int n,
+std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
                                           const std::map<std::string, std::vector<long>>& shapes,
                                           const Style& st) {
   std::vector<std::string> out;
@@ -142,7 +151,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
       const Finding& f = *of_kind[i];
       std::string piece;
       switch (kind) {
-        case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, n, st, i == 0); break;
+        case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, d, st, i == 0); break;
         case FindingKind::shared_out_of_bounds: piece = shared_out_of_bounds(f, st, i == 0); break;
         case FindingKind::shared_race: piece = race(f, shapes, st, i == 0); break;
         case FindingKind::barrier_divergence: piece = i == 0 ? divergence(f, st) : ""; break;
@@ -162,11 +171,13 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
 }
 
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& st) {
+  std::string held = spec.epilogue == Epilogue::alpha_beta ? "they still hold their value from before the launch"
+                                                           : "they still hold the NaN the checker put there";
   std::string s = st.bold("Unwritten output") + ": " + std::to_string(c.unwritten) + " of " +
-                  std::to_string(c.marks.size()) + " elements of " + spec.output_name +
-                  " were never written (they still hold the NaN the checker put there), e.g. ";
+                  std::to_string(c.marks.size()) + " elements of " + spec.output_name + " were never written (" + held +
+                  "), e.g. ";
   for (std::size_t i = 0; i < c.first_unwritten.size(); ++i)
-    s += (i ? ", " : "") + element_name(static_cast<long long>(c.first_unwritten[i]), c.n);
+    s += (i ? ", " : "") + element_name(static_cast<long long>(c.first_unwritten[i]), c.dims.n);
   return s + ".\nDoes every element of " + spec.output_name +
          " have a thread that writes it? Check the grid, the loops and the guards.";
 }
@@ -176,16 +187,17 @@ std::string explain_wrong(const Comparison& c, const Reference& ref, const std::
   std::string s = st.bold("Wrong values") + ": " + std::to_string(c.wrong) + " of " +
                   std::to_string(c.marks.size()) + " elements of " + spec.output_name + " are wrong, e.g.";
   for (std::size_t i : c.first_wrong)
-    s += "\n  " + element_name(static_cast<long long>(i), c.n) + ": expected " + format_value(ref.value[i]) +
+    s += "\n  " + element_name(static_cast<long long>(i), c.dims.n) + ": expected " + format_value(ref.value[i]) +
          ", got " + format_value(out[i]);
   return s;
 }
 
-std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec, int n,
-                           const Style& st) {
+std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec,
+                           const Dims& d, const Style& st) {
+  const Limit& limit = *spec.limits.global_loads_per_thread;
   return st.bold("Too many global loads") + ": " + stats.max_loads_thread.str() + " read global memory " +
          std::to_string(stats.max_global_loads) + " times; this puzzle allows " + std::to_string(budget) + " (" +
-         spec.budget_formula + " at n = " + std::to_string(n) + ": " + spec.budget_why +
+         spec.formula_words(limit.max) + " at " + spec.size_words(d) + ": " + limit.why +
          ").\nThe values are right, but the kernel reads a and b straight from global memory, which is "
          "what this puzzle teaches you to avoid: load each element into shared memory once, then read it "
          "from there.";

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+
 namespace checker {
 namespace {
 
@@ -23,13 +24,31 @@ struct SplitMix64 {
   }
 };
 
-void fill_b(KernelShape shape, Inputs& in) {
-  std::size_t n = static_cast<std::size_t>(in.n);
-  if (shape == KernelShape::single_aat) {
-    in.b.resize(n * n);
-    for (std::size_t r = 0; r < n; ++r)
-      for (std::size_t c = 0; c < n; ++c) in.b[r * n + c] = in.a[c * n + r];
+std::size_t count(long rows, long cols) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
+
+void round_inputs(const PuzzleSpec& spec, Problem& p) {
+  if (spec.a_type == ElementType::f16)
+    for (float& v : p.a) v = round_to_half(v);
+  if (spec.b_type == ElementType::f16)
+    for (float& v : p.b) v = round_to_half(v);
+}
+
+void transpose_a_into_b(const PuzzleSpec& spec, Problem& p) {
+  if (!spec.b_is_transpose_of_a) return;
+  std::size_t n = static_cast<std::size_t>(p.dims.n);
+  p.b.resize(n * n);
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c) p.b[r * n + c] = p.a[c * n + r];
+}
+
+void prepare_output(const PuzzleSpec& spec, Problem& p, SplitMix64* rng) {
+  std::size_t cells = count(p.dims.m, p.dims.n);
+  if (spec.epilogue != Epilogue::alpha_beta) {
+    p.c_in.assign(cells, unwritten_marker());
+    return;
   }
+  p.c_in.resize(cells);
+  for (std::size_t i = 0; i < cells; ++i) p.c_in[i] = rng ? rng->uniform() : 1.0f;
 }
 
 }  // namespace
@@ -40,80 +59,137 @@ float unwritten_marker() {
   return f;
 }
 
-bool is_unwritten(float v) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  return bits == kUnwrittenBits;
-}
+bool same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-Inputs worked_inputs(KernelShape shape, int n) {
-  Inputs in;
-  in.n = n;
-  std::size_t count = static_cast<std::size_t>(n) * n;
-  in.a.resize(count);
-  for (std::size_t i = 0; i < count; ++i) in.a[i] = static_cast<float>(i);
-  if (shape == KernelShape::matmul) {
-    in.b.resize(count);  // 1, 2, 3, ...: not a itself, so swapping a and b shows
-    for (std::size_t i = 0; i < count; ++i) in.b[i] = static_cast<float>(count - i);
+// PENDING-FP16: replaced by the engine's cuda_fp16.h once it lands.
+std::uint16_t half_bits(float v) {
+  std::uint32_t x;
+  std::memcpy(&x, &v, 4);
+  std::uint32_t sign = (x >> 16) & 0x8000u, mag = x & 0x7FFFFFFFu;
+  if (mag >= 0x7F800000u) return static_cast<std::uint16_t>(sign | (mag > 0x7F800000u ? 0x7FFFu : 0x7C00u));
+  if (mag >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);
+  if (mag < 0x38800000u) {  // subnormal half
+    int shift = 126 - static_cast<int>(mag >> 23);
+    std::uint32_t mant = (mag & 0x7FFFFFu) | 0x800000u;
+    if (shift > 24) return static_cast<std::uint16_t>(sign);
+    std::uint32_t q = mant >> (shift - 0), rest = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    q >>= 0;
+    std::uint32_t r = (mant >> shift);
+    (void)q;
+    if (rest > half || (rest == half && (r & 1))) ++r;
+    return static_cast<std::uint16_t>(sign | r);
   }
-  fill_b(shape, in);
-  return in;
+  std::uint32_t h = ((mag - 0x38000000u) >> 13), rest = mag & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) ++h;
+  return static_cast<std::uint16_t>(sign | h);
 }
-
-Inputs random_inputs(KernelShape shape, int n, std::uint64_t seed) {
-  Inputs in;
-  in.n = n;
-  std::size_t count = static_cast<std::size_t>(n) * n;
-  SplitMix64 rng{seed * 1000003ull + static_cast<std::uint64_t>(n)};
-  in.a.resize(count);
-  for (float& v : in.a) v = rng.uniform();
-  if (shape == KernelShape::matmul) {
-    in.b.resize(count);
-    for (float& v : in.b) v = rng.uniform();
+float round_to_half(float v) {
+  std::uint16_t h = half_bits(v);
+  std::uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF, x;
+  if (e == 0) {
+    float f = std::ldexp(static_cast<float>(m), -24);
+    return sign ? -f : f;
   }
-  fill_b(shape, in);
-  return in;
+  x = e == 31 ? (sign | 0x7F800000u | (m << 13)) : (sign | ((e + 112) << 23) | (m << 13));
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
 }
 
-Reference reference_product(const Inputs& in) {
-  std::size_t n = static_cast<std::size_t>(in.n);
+Problem worked_problem(const PuzzleSpec& spec, const Dims& d) {
+  Problem p;
+  p.dims = d;
+  std::size_t na = count(d.m, d.k), nb = count(d.k, d.n);
+  p.a.resize(na);
+  for (std::size_t i = 0; i < na; ++i) p.a[i] = static_cast<float>(i);
+  if (!spec.b_is_transpose_of_a) {
+    p.b.resize(nb);  // ..., 3, 2, 1: not a itself, so swapping a and b shows
+    for (std::size_t i = 0; i < nb; ++i) p.b[i] = static_cast<float>(nb - i);
+  }
+  transpose_a_into_b(spec, p);
+  round_inputs(spec, p);
+  if (spec.epilogue == Epilogue::alpha_beta) {
+    p.alpha = 2.0f;  // whole numbers keep every expected value exact
+    p.beta = 1.0f;
+  }
+  prepare_output(spec, p, nullptr);
+  return p;
+}
+
+Problem random_problem(const PuzzleSpec& spec, const Dims& d, std::uint64_t seed) {
+  Problem p;
+  p.dims = d;
+  SplitMix64 rng{seed * 1000003ull + static_cast<std::uint64_t>(d.m) * 7919u + static_cast<std::uint64_t>(d.n) * 31u +
+                 static_cast<std::uint64_t>(d.k)};
+  p.a.resize(count(d.m, d.k));
+  for (float& v : p.a) v = rng.uniform();
+  if (!spec.b_is_transpose_of_a) {
+    p.b.resize(count(d.k, d.n));
+    for (float& v : p.b) v = rng.uniform();
+  }
+  transpose_a_into_b(spec, p);
+  round_inputs(spec, p);
+  if (spec.epilogue == Epilogue::alpha_beta) {
+    p.alpha = 1.25f;
+    p.beta = -0.75f;
+  }
+  prepare_output(spec, p, &rng);
+  return p;
+}
+
+Reference reference_result(const PuzzleSpec& spec, const Problem& p) {
+  const std::size_t m = static_cast<std::size_t>(p.dims.m), n = static_cast<std::size_t>(p.dims.n),
+                    k = static_cast<std::size_t>(p.dims.k);
   Reference ref;
-  ref.n = in.n;
-  ref.value.assign(n * n, 0.0);
-  std::vector<double> magnitude(n * n, 0.0);
+  ref.dims = p.dims;
+  ref.value.assign(m * n, 0.0);
+  std::vector<double> magnitude(m * n, 0.0);
   // i-k-j order: the inner loop walks rows of b and c contiguously.
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k) {
-      double aik = in.a[i * n + k];
-      const float* brow = &in.b[k * n];
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t kk = 0; kk < k; ++kk) {
+      double aik = p.a[i * k + kk];
+      const float* brow = &p.b[kk * n];
       double* crow = &ref.value[i * n];
       double* mrow = &magnitude[i * n];
       for (std::size_t j = 0; j < n; ++j) {
-        double p = aik * brow[j];
-        crow[j] += p;
-        mrow[j] += std::fabs(p);
+        double prod = aik * brow[j];
+        crow[j] += prod;
+        mrow[j] += std::fabs(prod);
       }
     }
-  // A float32 sum of n products is off by at most about n·2⁻²⁴·Σ|a·b| (each rounding
-  // adds at most 2⁻²⁴ of the running magnitude); twice that leaves room for any order.
-  const double u = std::ldexp(1.0, -24);
-  ref.tolerance.resize(n * n);
-  for (std::size_t i = 0; i < n * n; ++i)
-    ref.tolerance[i] = 2.0 * (static_cast<double>(n) + 1.0) * u * magnitude[i] +
-                       std::numeric_limits<float>::min();
+  // A float32 sum of k products is off by at most about k·2⁻²⁴·Σ|a·b| (each rounding adds
+  // at most 2⁻²⁴ of the running magnitude); twice that leaves room for any order. Tensor
+  // cores (half inputs) accumulate in float32 without IEEE rounding: allow 4× more.
+  const double u = std::ldexp(1.0, spec.a_type == ElementType::f16 ? -22 : -24);
+  ref.tolerance.resize(m * n);
+  for (std::size_t i = 0; i < m * n; ++i) {
+    double tol = 2.0 * (static_cast<double>(k) + 1.0) * u * magnitude[i];
+    double v = ref.value[i];
+    if (spec.epilogue == Epilogue::alpha_beta) {
+      double c0 = p.c_in[i];
+      v = p.alpha * v + p.beta * c0;
+      tol = std::fabs(p.alpha) * tol + 4.0 * u * (std::fabs(p.alpha * ref.value[i]) + std::fabs(p.beta * c0));
+    } else if (spec.epilogue == Epilogue::relu) {
+      v = v > 0 ? v : 0.0;  // max(0, x) moves no value further from the truth
+    }
+    ref.value[i] = v;
+    ref.tolerance[i] = tol + std::numeric_limits<float>::min();
+  }
   return ref;
 }
 
-Comparison compare(const std::vector<float>& out, const Reference& ref) {
+Comparison compare(const std::vector<float>& out, const std::vector<float>& before, const Reference& ref) {
   Comparison c;
-  c.n = ref.n;
+  c.dims = ref.dims;
   c.marks.resize(out.size(), '.');
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (is_unwritten(out[i])) {
+    bool right = std::fabs(static_cast<double>(out[i]) - ref.value[i]) <= ref.tolerance[i];
+    if (right) continue;
+    if (i < before.size() && same_bits(out[i], before[i])) {
       c.marks[i] = '?';
       if (c.first_unwritten.size() < 5) c.first_unwritten.push_back(i);
       ++c.unwritten;
-    } else if (!(std::fabs(static_cast<double>(out[i]) - ref.value[i]) <= ref.tolerance[i])) {
+    } else {
       c.marks[i] = 'X';
       if (c.first_wrong.size() < 5) c.first_wrong.push_back(i);
       ++c.wrong;

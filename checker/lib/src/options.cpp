@@ -40,7 +40,16 @@ Options parse_options(int argc, char** argv) {
     } else if (take_value(arg, "--seed", v)) {
       o.seed = static_cast<std::uint64_t>(parse_integer("--seed", v, 0, 1ll << 62));
     } else if (take_value(arg, "--size", v)) {
-      o.size = static_cast<int>(parse_integer("--size", v, 1, 16384));
+      // "33" or "33x65x17" (m x n x k)
+      std::size_t start = 0;
+      for (;;) {
+        std::size_t x = v.find('x', start);
+        o.size.push_back(static_cast<long>(parse_integer("--size", v.substr(start, x - start), 1, 16384)));
+        if (x == std::string::npos) break;
+        start = x + 1;
+      }
+      if (o.size.size() != 1 && o.size.size() != 3)
+        throw engine::Error("--size wants N, or M x N x K written as MxNxK, not '" + v + "'");
     } else if (take_value(arg, "--timeout", v)) {
       char* end = nullptr;
       double seconds = std::strtod(v.c_str(), &end);
@@ -68,7 +77,7 @@ std::string usage(const std::string& program) {
          "\n"
          "  --backend=auto|gpu|cpu  where to run the kernel (default auto: the GPU if there is one)\n"
          "  --seed=N                seed for the random matrices (default 2024)\n"
-         "  --size=N                run the worked example and then only size N\n"
+         "  --size=N | MxNxK        run the worked example and then only this size\n"
          "  --timeout=SECONDS       stop a kernel that runs longer than this (default 5, more for\n"
          "                          large sizes on the CPU backend)\n"
          "  --all-orders            CPU backend: run every case with threads in forward, reverse\n"

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +16,7 @@ Style Style::for_stdout() {
 }
 
 std::string format_value(double v) {
-  if (is_unwritten(static_cast<float>(v)) || std::isnan(v)) return "nan";
+  if (std::isnan(v)) return "nan";
   char buf[64];
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (v == std::floor(v) && std::fabs(v) < 1e7)
@@ -39,19 +40,20 @@ std::string format_list(const std::vector<float>& values) { return list_of(value
 std::string format_list(const std::vector<double>& values) { return list_of(values); }
 
 std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width) {
-  int n = c.n;
-  int cell = (n + max_width - 1) / max_width;
-  int cells = (n + cell - 1) / cell;
+  long rows = c.dims.m, cols = c.dims.n;
+  long longest = rows > cols ? rows : cols;
+  long cell = (longest + max_width - 1) / max_width;
+  long cell_rows = (rows + cell - 1) / cell, cell_cols = (cols + cell - 1) / cell;
   std::vector<std::string> lines;
-  for (int cr = 0; cr < cells; ++cr) {
+  for (long cr = 0; cr < cell_rows; ++cr) {
     char label[32];
-    std::snprintf(label, sizeof label, "%6d ", cr * cell);
+    std::snprintf(label, sizeof label, "%6ld ", cr * cell);
     std::string line = style.dim(label);
-    for (int cc = 0; cc < cells; ++cc) {
+    for (long cc = 0; cc < cell_cols; ++cc) {
       char mark = '.';
-      for (int r = cr * cell; r < std::min(n, (cr + 1) * cell); ++r)
-        for (int col = cc * cell; col < std::min(n, (cc + 1) * cell); ++col) {
-          char m = c.marks[static_cast<std::size_t>(r) * n + col];
+      for (long r = cr * cell; r < std::min(rows, (cr + 1) * cell); ++r)
+        for (long col = cc * cell; col < std::min(cols, (cc + 1) * cell); ++col) {
+          char m = c.marks[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)];
           if (m == '?') mark = '?';
           else if (m == 'X' && mark != '?') mark = 'X';
         }
@@ -62,8 +64,9 @@ std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int
   return lines;
 }
 
-std::string element_name(long long index, int n) {
-  if (n <= 0) return "";
+std::string element_name(long long index, long cols) {
+  if (cols <= 0) return "";
+  long long n = cols;
   long long row = index >= 0 ? index / n : -((-index + n - 1) / n);
   long long col = index - row * n;
   return "(row " + std::to_string(row) + ", col " + std::to_string(col) + ")";

@@ -15,14 +15,14 @@
 namespace checker {
 
 // shared_shapes: the kernel's __shared__ array dimensions (see shared_shapes.h).
-std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, int n,
+std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
                                           const std::map<std::string, std::vector<long>>& shared_shapes,
                                           const Style& style);
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& style);
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,
                           const PuzzleSpec& spec, const Style& style);
 std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec,
-                           int n, const Style& style);
+                           const Dims& d, const Style& style);
 
 // "line 23 of p04_tiled.cu", or "" when unknown.
 std::string where_in_source(const engine::SourceLocation& at);

@@ -13,7 +13,8 @@ namespace checker {
 struct Options {
   engine::BackendChoice backend = engine::BackendChoice::automatic;
   std::uint64_t seed = 2024;
-  std::optional<int> size;  // run only this size (after the worked example)
+  // Run only this size after the worked example: {n} or {m, n, k}; empty: the spec's cases.
+  std::vector<long> size;
   // Per launch. Unset: 5 s, plus 10 ns per multiply-add on the CPU backend, so that large
   // correct cases never hit it while an endless loop is still stopped quickly.
   std::optional<double> timeout_seconds;

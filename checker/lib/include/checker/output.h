@@ -38,7 +38,7 @@ std::string format_list(const std::vector<double>& values);
 // '.' all right, 'X' some wrong, '?' some never written.
 std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width = 32);
 
-// "(row 2, col 1)" for an element of an n × n row-major matrix.
-std::string element_name(long long index, int n);
+// "(row 2, col 1)" for an element of a row-major matrix with `cols` columns.
+std::string element_name(long long index, long cols);
 
 }  // namespace checker

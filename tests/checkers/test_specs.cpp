@@ -1,0 +1,135 @@
+// A puzzle is a spec (checker/specs), a stub, a solution, a doc page and its broken kernels:
+// these tests fail when one of them is missing or disagrees with the spec.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+
+#include "backend_fixture.h"
+#include "checker/expression.h"
+#include "checker/puzzle.h"
+#include "source_files.h"
+
+using test_support::files_in;
+using test_support::read_file;
+
+namespace {
+
+const std::string kSource = SOURCE_DIR;
+
+// The text with the body of each named kernel emptied, so that a stub and its solution can
+// be compared outside the bodies.
+std::string without_kernel_bodies(std::string text, const checker::PuzzleSpec& spec) {
+  for (const std::string& kernel : spec.kernels) {
+    std::string name = checker::PuzzleSpec::kernel_name(kernel);
+    std::smatch m;
+    std::regex head("__global__[^;{]*\\b" + name + "\\s*\\(");
+    if (!std::regex_search(text, m, head)) continue;
+    std::size_t open = text.find('{', m.position(0) + m.length(0));
+    if (open == std::string::npos) continue;
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '{') ++depth;
+      if (text[close] == '}' && --depth == 0) break;
+    }
+    text = text.substr(0, open + 1) + text.substr(close);
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("the spec files load, and their numbers run 1, 2, 3, ... with ids that match the files") {
+  test_support::note_started();
+  const auto& table = checker::puzzle_table();
+  REQUIRE(!table.empty());
+  std::vector<std::string> spec_files;
+  for (const std::string& f : files_in(kSource + "/checker/specs"))
+    if (f.size() > 5 && f.compare(f.size() - 5, 5, ".json") == 0) spec_files.push_back(f);
+  CHECK(spec_files.size() == table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    CAPTURE(table[i].id);
+    CHECK(table[i].number == static_cast<int>(i) + 1);
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "p%02d_", table[i].number);
+    CHECK(table[i].id.rfind(prefix, 0) == 0);
+  }
+}
+
+TEST_CASE("every puzzle has a stub with the marker, a solution without it, and a doc page with a walkthrough") {
+  test_support::note_started();
+  for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
+    CAPTURE(p.id);
+    std::string stub = read_file(kSource + "/puzzles/" + p.id + ".cu");
+    std::string solution = read_file(kSource + "/solutions/" + p.id + ".cu");
+    std::string doc = read_file(kSource + "/docs/" + p.id + ".md");
+    REQUIRE_MESSAGE(!stub.empty(), "puzzles/" << p.id << ".cu is missing");
+    REQUIRE_MESSAGE(!solution.empty(), "solutions/" << p.id << ".cu is missing");
+    REQUIRE_MESSAGE(!doc.empty(), "docs/" << p.id << ".md is missing");
+    CHECK(stub.find("// FILL ME IN (roughly ") != std::string::npos);
+    CHECK(solution.find("FILL ME IN") == std::string::npos);
+    for (const std::string& kernel : p.kernels) {
+      std::regex declared("__global__[^;{]*\\b" + checker::PuzzleSpec::kernel_name(kernel) + "\\s*\\(");
+      CHECK(std::regex_search(stub, declared));
+      CHECK(std::regex_search(solution, declared));
+    }
+    // A stub and its solution differ only inside the kernels' bodies.
+    CHECK(without_kernel_bodies(stub, p) == without_kernel_bodies(solution, p));
+    CHECK(doc.find("<details>") != std::string::npos);
+  }
+}
+
+TEST_CASE("the constants in the spec are the ones the kernel files define") {
+  test_support::note_started();
+  for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
+    CAPTURE(p.id);
+    for (const char* dir : {"/puzzles/", "/solutions/"}) {
+      std::string text = read_file(kSource + dir + p.id + ".cu");
+      for (const auto& constant : p.constants) {
+        const std::string& name = constant.first;
+        CAPTURE(name);
+        std::regex definition("constexpr\\s+(?:int|unsigned)\\s+" + name + "\\s*=\\s*" +
+                              std::to_string(constant.second) + "\\s*;");
+        CHECK(std::regex_search(text, definition));
+      }
+    }
+  }
+}
+
+TEST_CASE("spec formulas evaluate, and bad ones are refused with the formula in the message") {
+  test_support::note_started();
+  checker::Variables v{{"n", 33}, {"TILE", 16}};
+  CHECK(checker::evaluate("ceil(n / TILE)", v) == 3);
+  CHECK(checker::evaluate("2 * ceil(n / TILE) + min(n, 4) - max(1, 2)", v) == 8);
+  CHECK(checker::evaluate("-(n - 1) / 4", v) == -8);
+  CHECK(checker::substitute("ceil(n / TILE)", {{"TILE", 16}}) == "ceil(n / 16)");
+  CHECK_THROWS_WITH(checker::evaluate("ceil(n / BLOCK)", v),
+                    "cannot evaluate the formula 'ceil(n / BLOCK)': 'BLOCK' is not known here");
+  CHECK_THROWS_WITH(checker::evaluate("n / (TILE - 16)", v),
+                    "cannot evaluate the formula 'n / (TILE - 16)': division by zero");
+  CHECK_THROWS(checker::evaluate("ceil(n", v));
+}
+
+TEST_CASE("a spec with a mistake is refused, naming the file and the field") {
+  test_support::note_started();
+  std::string good = read_file(kSource + "/checker/specs/p04_tiled.json");
+  REQUIRE(!good.empty());
+  CHECK_NOTHROW(checker::parse_spec(good, "p04_tiled.json"));
+  auto refused = [&](const std::string& from, const std::string& to) {
+    std::string bad = good;
+    auto at = bad.find(from);
+    REQUIRE(at != std::string::npos);
+    bad.replace(at, from.size(), to);
+    try {
+      checker::parse_spec(bad, "p04_tiled.json");
+    } catch (const engine::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  CHECK(refused("\"TILE\", \"TILE\"]", "\"TILE\", \"TILES\"]").rfind("p04_tiled.json: launch.block: ", 0) == 0);
+  CHECK(refused("int n)", "double n)").rfind("p04_tiled.json: signature: ", 0) == 0);
+  CHECK(refused("\"worked\": 4", "\"worked\": 0").rfind("p04_tiled.json: cases.worked: ", 0) == 0);
+  CHECK(refused("\"title\"", "\"titel\"").rfind("p04_tiled.json: title: missing", 0) == 0);
+}
