@@ -40,6 +40,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #if !defined(__VECTOR_TYPES_H__)
@@ -63,14 +64,7 @@ inline bool is_inf(std::uint16_t h) { return (h & 0x7FFFu) == 0x7C00u; }
 inline bool is_zero(std::uint16_t h) { return (h & 0x7FFFu) == 0; }
 inline bool sign_of(std::uint16_t h) { return (h & 0x8000u) != 0; }
 
-inline int highest_bit(std::uint64_t v) {  // v != 0
-  int n = 0;
-  while (v >> 1) {
-    v >>= 1;
-    ++n;
-  }
-  return n;
-}
+inline int highest_bit(std::uint64_t v) { return 63 - __builtin_clzll(v); }  // v != 0
 
 // The result of a rounding that went past the largest finite half.
 inline std::uint16_t overflow(bool negative, Round mode) {
@@ -182,6 +176,16 @@ inline std::uint16_t from_integer(bool negative, std::uint64_t magnitude, Round 
   if (magnitude == 0) return 0;  // integers have no -0
   return round_to_half(negative, magnitude, 0, false, mode);
 }
+template <typename I>
+inline std::uint16_t from_any_integer(I i, Round mode) {
+  if constexpr (std::is_signed<I>::value) {
+    const bool negative = i < 0;
+    const std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(i) : static_cast<std::uint64_t>(i);
+    return from_integer(negative, magnitude, mode);
+  } else {
+    return from_integer(false, static_cast<std::uint64_t>(i), mode);
+  }
+}
 
 // Exact: every half is a float. NaNs become the canonical float NaN, as on the GPU.
 inline float to_float(std::uint16_t h) {
@@ -232,12 +236,14 @@ inline I to_integer_saturated(std::uint16_t h, Round mode, I nan_value) {
   constexpr I lo = std::numeric_limits<I>::min();
   constexpr I hi = std::numeric_limits<I>::max();
   if (is_inf(h)) return sign_of(h) ? lo : hi;
-  const std::int64_t v = to_integer(h, mode);
-  if (v < 0 && static_cast<std::uint64_t>(-v) > static_cast<std::uint64_t>(-static_cast<std::int64_t>(lo) + (lo == 0 ? 0 : 0))) {
-    return lo;
+  const std::int64_t v = to_integer(h, mode);  // |v| <= 65504
+  if constexpr (std::is_unsigned<I>::value) {
+    if (v < 0) return 0;
+    if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(hi)) return hi;
+  } else {
+    if (v < static_cast<std::int64_t>(lo)) return lo;
+    if (v > static_cast<std::int64_t>(hi)) return hi;
   }
-  if (v < static_cast<std::int64_t>(lo)) return lo;
-  if (v > 0 && static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(hi)) return hi;
   return static_cast<I>(v);
 }
 
@@ -410,15 +416,14 @@ inline std::uint16_t minimum(std::uint16_t a, std::uint16_t b, bool nan_wins) {
 }
 
 // --- Square root and reciprocals --------------------------------------------------------
-// A positive finite double that is exactly the value of a half (or a float) rounded to
-// half; only used where one rounding of the double cannot differ from the real result's.
 inline std::uint16_t sqrt_half(std::uint16_t a) {
   if (is_nan(a)) return kCanonicalNaN;
   if (is_zero(a)) return a;
   if (sign_of(a)) return kCanonicalNaN;
   if (is_inf(a)) return a;
-  // sqrt of a half in double is correctly rounded and never within 2^-40 relative of a
-  // half rounding boundary, so rounding it once more to half is exact.
+  // The square root of a half is never a half rounding boundary nor within 2^-26 (relative)
+  // of one; the double result is within 2^-53, so rounding it once more to half is exact.
+  // The same argument holds for 1/sqrt(x) (2^-36, two double roundings) and 1/x (2^-23).
   return from_double(std::sqrt(static_cast<double>(to_float(a))), Round::nearest_even);
 }
 inline std::uint16_t rsqrt_half(std::uint16_t a) {
@@ -482,11 +487,9 @@ struct alignas(2) __half {
   __half(const long val) : __half(static_cast<long long>(val)) {}
   __half(const unsigned long val) : __half(static_cast<unsigned long long>(val)) {}
   __half(const long long val)
-      : __x(cuda_cpu::fp16_detail::from_integer(
-            val < 0, val < 0 ? 0 - static_cast<unsigned long long>(val) : static_cast<unsigned long long>(val),
-            cuda_cpu::fp16_detail::Round::nearest_even)) {}
+      : __x(cuda_cpu::fp16_detail::from_any_integer(val, cuda_cpu::fp16_detail::Round::nearest_even)) {}
   __half(const unsigned long long val)
-      : __x(cuda_cpu::fp16_detail::from_integer(false, val, cuda_cpu::fp16_detail::Round::nearest_even)) {}
+      : __x(cuda_cpu::fp16_detail::from_any_integer(val, cuda_cpu::fp16_detail::Round::nearest_even)) {}
 
   operator signed char() const { return to<signed char>(0); }
   operator unsigned char() const { return to<unsigned char>(0); }
@@ -657,12 +660,9 @@ CUDA_CPU_FP16_TO_INT(__half2uchar_rz, unsigned char, CUDA_CPU_FP16_RZ, 0)
 #undef CUDA_CPU_FP16_TO_INT
 
 // integer -> half.
-#define CUDA_CPU_FP16_FROM_INT(name, T, mode)                                                      \
-  inline __half name(const T i) {                                                                  \
-    const bool negative = i < 0;                                                                   \
-    const unsigned long long magnitude =                                                           \
-        negative ? 0ull - static_cast<unsigned long long>(i) : static_cast<unsigned long long>(i); \
-    return CUDA_CPU_FP16_MAKE(cuda_cpu::fp16_detail::from_integer(negative, magnitude, mode));     \
+#define CUDA_CPU_FP16_FROM_INT(name, T, mode)                                          \
+  inline __half name(const T i) {                                                      \
+    return CUDA_CPU_FP16_MAKE(cuda_cpu::fp16_detail::from_any_integer<T>(i, mode));    \
   }
 #define CUDA_CPU_FP16_FROM_INT_ALL(stem, T)                    \
   CUDA_CPU_FP16_FROM_INT(__##stem##2half_rn, T, CUDA_CPU_FP16_RN) \
@@ -799,16 +799,18 @@ CUDA_CPU_FP16_LANES1(h2rint, hrint)
 #undef CUDA_CPU_FP16_LANES3
 
 inline __half2 __hisnan2(const __half2 a) {
-  return cuda_cpu::fp16_detail::make2(__hisnan(a.x) ? cuda_cpu::fp16_detail::kOne : 0,
-                                      __hisnan(a.y) ? cuda_cpu::fp16_detail::kOne : 0);
+  using cuda_cpu::fp16_detail::kOne;
+  return cuda_cpu::fp16_detail::make2(__hisnan(a.x) ? kOne : std::uint16_t{0},
+                                      __hisnan(a.y) ? kOne : std::uint16_t{0});
 }
 
 // Lane comparisons in three forms: 1.0/0.0 per lane, 0xFFFF/0 per lane, and one bool that
 // is true only when both lanes are.
 #define CUDA_CPU_FP16_COMPARE2(stem)                                                       \
   inline __half2 __h##stem##2(const __half2 a, const __half2 b) {                          \
-    return cuda_cpu::fp16_detail::make2(__h##stem(a.x, b.x) ? cuda_cpu::fp16_detail::kOne : 0, \
-                                        __h##stem(a.y, b.y) ? cuda_cpu::fp16_detail::kOne : 0); \
+    using cuda_cpu::fp16_detail::kOne;                                                     \
+    return cuda_cpu::fp16_detail::make2(__h##stem(a.x, b.x) ? kOne : std::uint16_t{0},     \
+                                        __h##stem(a.y, b.y) ? kOne : std::uint16_t{0});    \
   }                                                                                        \
   inline unsigned int __h##stem##2_mask(const __half2 a, const __half2 b) {                \
     return (__h##stem(a.x, b.x) ? 0xFFFFu : 0u) | (__h##stem(a.y, b.y) ? 0xFFFF0000u : 0u); \

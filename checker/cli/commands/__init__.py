@@ -1,0 +1,1 @@
+"""One module per checker/run command (see ../main.py)."""

@@ -1,0 +1,1 @@
+"""What the command-line tools share: the specs, the paths, the terminal style."""
