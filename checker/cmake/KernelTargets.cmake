@@ -103,13 +103,23 @@ function(add_kernel_library name)
   add_library(${name} STATIC ${sources})
   target_include_directories(${name} PUBLIC "${gen}")
   target_link_libraries(${name} PUBLIC engine_headers)
-  # Kernels keep assert() (NDEBUG off) and line tables, so findings can name lines.
-  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas)
+  # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
+  # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
+  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
+  # folder stands in for CUDA's own headers.
+  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4
+                "-I${KERNEL_TARGETS_DIR}/../engine/include/cuda_cpu/compat")
   if(instrument)
-    # DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table for included files.
-    list(APPEND cpu_flags -gline-tables-only -gdwarf-4 -fsanitize-coverage=func,trace-loads,trace-stores)
-  else()
-    list(APPEND cpu_flags -g1)
+    # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
+    # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
+    # plain load/store tracing it also reports the memcpy/memset the compiler makes of
+    # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
+    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
+    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    list(APPEND cpu_flags -fsanitize=address -fsanitize-address-use-after-return=never
+         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
+         -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
+         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
   endif()
   set_source_files_properties("${gen}/cpu.cpp" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
   if(with_gpu)

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "cuda_cpu/compat/cuda_fp16.h"
+
 
 namespace checker {
 namespace {
@@ -61,40 +63,8 @@ float unwritten_marker() {
 
 bool same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// PENDING-FP16: replaced by the engine's cuda_fp16.h once it lands.
-std::uint16_t half_bits(float v) {
-  std::uint32_t x;
-  std::memcpy(&x, &v, 4);
-  std::uint32_t sign = (x >> 16) & 0x8000u, mag = x & 0x7FFFFFFFu;
-  if (mag >= 0x7F800000u) return static_cast<std::uint16_t>(sign | (mag > 0x7F800000u ? 0x7FFFu : 0x7C00u));
-  if (mag >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);
-  if (mag < 0x38800000u) {  // subnormal half
-    int shift = 126 - static_cast<int>(mag >> 23);
-    std::uint32_t mant = (mag & 0x7FFFFFu) | 0x800000u;
-    if (shift > 24) return static_cast<std::uint16_t>(sign);
-    std::uint32_t q = mant >> (shift - 0), rest = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-    q >>= 0;
-    std::uint32_t r = (mant >> shift);
-    (void)q;
-    if (rest > half || (rest == half && (r & 1))) ++r;
-    return static_cast<std::uint16_t>(sign | r);
-  }
-  std::uint32_t h = ((mag - 0x38000000u) >> 13), rest = mag & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) ++h;
-  return static_cast<std::uint16_t>(sign | h);
-}
-float round_to_half(float v) {
-  std::uint16_t h = half_bits(v);
-  std::uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF, x;
-  if (e == 0) {
-    float f = std::ldexp(static_cast<float>(m), -24);
-    return sign ? -f : f;
-  }
-  x = e == 31 ? (sign | 0x7F800000u | (m << 13)) : (sign | ((e + 112) << 23) | (m << 13));
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
+float round_to_half(float v) { return __half2float(__float2half_rn(v)); }
+std::uint16_t half_bits(float v) { return __half_as_ushort(__float2half_rn(v)); }
 
 Problem worked_problem(const PuzzleSpec& spec, const Dims& d) {
   Problem p;

@@ -8,9 +8,22 @@
 
 #include "cuda_cpu/runtime_hooks.h"
 
+// The engine's own work (atomics' read-modify-write, copies it makes) is not instrumented:
+// each reports itself once, as what it is.
+#define CUDA_CPU_UNCHECKED inline __attribute__((no_sanitize("address"), noinline))
+
 // Default arguments are evaluated where the kernel calls, so the engine learns the line.
 inline void __syncthreads(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
-  cuda_cpu::syncthreads(line, file);
+  cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::none, 0, line, file);
+}
+inline int __syncthreads_count(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::count, predicate, line, file);
+}
+inline int __syncthreads_and(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::all, predicate, line, file);
+}
+inline int __syncthreads_or(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::any, predicate, line, file);
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
@@ -34,6 +47,26 @@ constexpr std::common_type_t<A, B> max(A a, B b) {
 }
 
 inline float __fdividef(float a, float b) { return a / b; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline float __powf(float a, float b) { return powf(a, b); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline int __mul24(int a, int b) { return static_cast<int>(static_cast<long long>(a << 8 >> 8) * (b << 8 >> 8)); }
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned __brev(unsigned x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+  return (x >> 16) | (x << 16);
+}
+inline unsigned __umulhi(unsigned a, unsigned b) { return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32); }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __sinf(float x) { return sinf(x); }
@@ -48,15 +81,25 @@ inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
 inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
 template <typename T>
 inline T __ldg(const T* p) { return *p; }
+template <typename T>
+inline T __ldcg(const T* p) { return *p; }
+template <typename T>
+inline T __ldca(const T* p) { return *p; }
+template <typename T>
+inline T __ldcs(const T* p) { return *p; }
+template <typename T>
+inline void __stcg(T* p, T v) { *p = v; }
+template <typename T>
+inline void __stcs(T* p, T v) { *p = v; }
 
 // --- Atomics: real atomics, since blocks run at the same time on several cores. ----------
 template <typename T>
-inline T cuda_cpu_atomic_fetch_add(T* p, T v) {
+CUDA_CPU_UNCHECKED T cuda_cpu_atomic_fetch_add(T* p, T v) {
   cuda_cpu::note_atomic(p, sizeof(T));
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 template <typename F, typename Op>
-inline F cuda_cpu_atomic_float_update(F* p, Op op) {
+CUDA_CPU_UNCHECKED F cuda_cpu_atomic_float_update(F* p, Op op) {
   // A compare-and-swap loop on the bits, as CUDA's own fallback does.
   using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
   cuda_cpu::note_atomic(p, sizeof(F));
@@ -75,7 +118,7 @@ inline F cuda_cpu_atomic_float_update(F* p, Op op) {
 
 // GCC has no __atomic_fetch_max/min: a compare-and-swap loop does for both compilers.
 template <typename T, typename Op>
-inline T cuda_cpu_atomic_int_update(T* p, Op op) {
+CUDA_CPU_UNCHECKED T cuda_cpu_atomic_int_update(T* p, Op op) {
   cuda_cpu::note_atomic(p, sizeof(T));
   T old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(p, &old, op(old), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -110,28 +153,28 @@ inline unsigned int atomicMax(unsigned int* p, unsigned int v) {
 inline unsigned int atomicMin(unsigned int* p, unsigned int v) {
   return cuda_cpu_atomic_int_update(p, [v](unsigned int old) { return v < old ? v : old; });
 }
-inline int atomicExch(int* p, int v) {
+CUDA_CPU_UNCHECKED int atomicExch(int* p, int v) {
   cuda_cpu::note_atomic(p, 4);
   return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
-inline unsigned int atomicExch(unsigned int* p, unsigned int v) {
+CUDA_CPU_UNCHECKED unsigned int atomicExch(unsigned int* p, unsigned int v) {
   cuda_cpu::note_atomic(p, 4);
   return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
 inline float atomicExch(float* p, float v) {
   return cuda_cpu_atomic_float_update(p, [v](float) { return v; });
 }
-inline int atomicCAS(int* p, int compare, int v) {
+CUDA_CPU_UNCHECKED int atomicCAS(int* p, int compare, int v) {
   cuda_cpu::note_atomic(p, 4);
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }
-inline unsigned int atomicCAS(unsigned int* p, unsigned int compare, unsigned int v) {
+CUDA_CPU_UNCHECKED unsigned int atomicCAS(unsigned int* p, unsigned int compare, unsigned int v) {
   cuda_cpu::note_atomic(p, 4);
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }
-inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare,
+CUDA_CPU_UNCHECKED unsigned long long atomicCAS(unsigned long long* p, unsigned long long compare,
                                     unsigned long long v) {
   cuda_cpu::note_atomic(p, 8);
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);

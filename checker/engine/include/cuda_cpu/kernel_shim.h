@@ -1,22 +1,47 @@
 // Everything a CUDA kernel source expects to find, for the CPU backend. The build includes
 // this before the kernel's .cu file, so the student's file is the same bytes that nvcc
 // compiles: no #ifdef in it. docs/dev/engine.md explains each choice.
+//
+// The build wraps the kernel file in a namespace of its own (so that several kernel files,
+// or two builds of one, can live in one program). Every header a kernel file may include is
+// therefore included here first, at global scope: its include guard then makes the kernel
+// file's own #include a no-op instead of declaring the standard library inside a namespace.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// CUDA's headers, in the engine's versions (checker/engine/include/cuda_cpu/compat).
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_pipeline.h>
+#include <cuda_runtime.h>
+#include <device_launch_parameters.h>
+#include <mma.h>
+#include <vector_types.h>
 
 #include "cuda_cpu/device_functions.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "cuda_cpu/vector_types.h"
+#include "cuda_cpu/warp_functions.h"
 
 #define __global__
 #define __device__
@@ -27,14 +52,9 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
 // One instance per worker OS thread. A worker runs one block at a time and all threads of
 // that block on itself (as fibers), so this is exactly one instance per running block.
-// At block scope, thread_local implies static.
-#define __shared__ thread_local
-
-#define threadIdx (::cuda_cpu_current_thread->thread_idx)
-#define blockIdx (::cuda_cpu_current_thread->block_idx)
-#define blockDim (::cuda_cpu_current_thread->block_dim)
-#define gridDim (::cuda_cpu_current_thread->grid_dim)
-static constexpr int warpSize = 32;
+// At block scope, thread_local implies static. `used` keeps the optimizer from reasoning
+// about the array as private to one thread: it is shared, and a barrier may change it.
+#define __shared__ thread_local __attribute__((used))

@@ -47,12 +47,14 @@ struct RunOptions {
   unsigned findings_per_kind = 4;
 };
 
-// The limits that both backends check before a launch, with CUDA's numbers.
+// The limits that both backends check before a launch, with CUDA's numbers (the CPU
+// backend's are an H100's).
 struct DeviceLimits {
   unsigned max_threads_per_block = 1024;
   Dim3 max_block{1024, 1024, 64};
   Dim3 max_grid{2147483647u, 65535u, 65535u};
   std::size_t max_shared_per_block = 48 * 1024;  // without an opt-in attribute
+  std::size_t max_shared_optin = 227 * 1024;     // with cudaFuncAttributeMaxDynamicSharedMemorySize
 };
 
 class Backend {
@@ -69,6 +71,11 @@ class Backend {
   virtual void release(void* device_ptr) noexcept = 0;
   virtual void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) = 0;
   virtual void copy_to_host(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+
+  // cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes): lets
+  // later launches of this kernel ask for more than 48 KiB of dynamic shared memory.
+  // Throws Error, in CUDA's words, above the device's opt-in limit.
+  virtual void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) = 0;
 
   // Runs the kernel to completion (or to a fault, a finding that stops it, or the timeout).
   virtual LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config,
@@ -97,8 +104,12 @@ bool gpu_backend_built();
 std::string gpu_unavailable_reason();
 
 // Checks a launch configuration against the limits. Returns the sentence that explains the
-// problem, or an empty string. `static_shared` is what the kernel declares itself.
+// problem, or an empty string. `static_shared` is what the kernel declares itself;
+// `max_dynamic_shared` what cudaFuncSetAttribute allowed it (0: not called).
 std::string check_launch_config(const LaunchConfig& config, const DeviceLimits& limits,
-                                std::size_t static_shared, const std::string& kernel_name);
+                                std::size_t static_shared, std::size_t max_dynamic_shared,
+                                const std::string& kernel_name);
+// The sentence for a cudaFuncSetAttribute value beyond the device's limit, or "".
+std::string check_max_dynamic_shared(std::size_t bytes, const DeviceLimits& limits, const std::string& kernel_name);
 
 }  // namespace engine

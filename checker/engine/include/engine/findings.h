@@ -18,8 +18,13 @@ enum class FindingKind {
   barrier_divergence,    // threads of a block wait at different barriers, or some returned
   fault,                 // the kernel crashed: bad pointer, integer division by zero, ...
   timeout,               // the kernel did not finish in time (an endless loop?)
+  misaligned,            // an 8- or 16-byte access at an address not a multiple of its size
+  warp_divergence,       // a warp collective (__shfl_sync, wmma, ...) that lanes did not all reach
+  warp_misuse,           // a warp collective called with arguments CUDA does not allow
+  async_copy,            // an asynchronous copy's destination used before its wait
+  assertion,             // assert() failed in the kernel
 };
-inline constexpr std::size_t kFindingKinds = 6;
+inline constexpr std::size_t kFindingKinds = 11;
 
 struct SourceLocation {
   std::string file;
@@ -37,26 +42,32 @@ struct ThreadGroup {
 
 struct Finding {
   FindingKind kind = FindingKind::fault;
+  std::string op;  // warp findings: "__shfl_sync"; async_copy: what was done too early
   bool thread_known = true;
   ThreadCoord where;  // the thread that did it
   SourceLocation at;  // the line it was on, when known
 
-  // Accesses (out_of_bounds, shared_out_of_bounds, shared_race).
+  // Accesses (out_of_bounds, shared_out_of_bounds, shared_race, misaligned, async_copy).
   bool is_write = false;
+  bool is_shared = false;         // in shared memory (else global)
   std::string buffer;             // as the kernel names it: "a", "out", "tile"
   long long index = 0;            // element index; negative before the start
   unsigned element_size = 4;
+  unsigned access_size = 4;       // bytes moved by the access (16 for a float4)
   long long buffer_elements = 0;  // the buffer's size in elements
+  std::vector<long> dims;         // a shared array's dimensions, when known: {16, 16}
 
   // shared_race: the earlier access by another thread, with no barrier between.
+  // async_copy: the thread that issued the copy, and where.
   ThreadCoord other;
   bool other_is_write = false;
   SourceLocation other_at;
 
-  // barrier_divergence: the groups that disagree.
+  // barrier_divergence, warp_divergence: the groups that disagree.
   std::vector<ThreadGroup> groups;
+  unsigned warp = 0, mask = 0;  // warp findings
 
-  std::string detail;  // fault and timeout: what happened, in words
+  std::string detail;  // fault, timeout, assertion, warp_misuse: what happened
 };
 
 struct LaunchStats {

@@ -2,42 +2,91 @@
 
 #include <cstring>
 
-#include "device_arena.h"
+#include "symbol_table.h"
 #include "worker.h"
 
 namespace engine::cpu {
+
+__thread FastPath fast_path;
+
 namespace {
 constexpr unsigned char kSharedPoison = 0xFF;  // reads as NaN in a float
+constexpr std::uint16_t id_of(const CudaThread& t) { return static_cast<std::uint16_t>(t.linear + 1); }
 }  // namespace
 
 void AccessChecks::prepare(const GridPlan& plan) {
+  plan_ = &plan;
   arena_ = &DeviceArena::instance();
+  worker_ = current_worker;
   regions_.clear();
-  has_dynamic_ = plan.kernel->dynamic_shared != nullptr;
   for (std::size_t i = 0; i < plan.shared.size(); ++i) {
     std::uintptr_t begin = SymbolTable::tls_address(plan.shared[i].tls_offset);
     regions_.push_back({begin, begin + plan.shared[i].size, plan.shared[i].size, static_cast<int>(i)});
   }
   if (plan.kernel->dynamic_shared) {
     auto begin = reinterpret_cast<std::uintptr_t>(plan.kernel->dynamic_shared());
-    regions_.push_back({begin, begin + plan.kernel->dynamic_shared_capacity,
-                        plan.config.dynamic_shared_bytes, -1});
+    dynamic_begin_ = begin;
+    dynamic_capacity_ = plan.kernel->dynamic_shared_capacity;
+    dynamic_usable_ = plan.config.dynamic_shared_bytes;
+    regions_.push_back({begin, begin + dynamic_capacity_, dynamic_usable_, -1});
   }
-  if (regions_.empty()) return;
-  std::uintptr_t lo = regions_[0].begin, hi = regions_[0].end;
-  for (const Region& r : regions_) {
-    lo = r.begin < lo ? r.begin : lo;
-    hi = r.end > hi ? r.end : hi;
+  shared_lo_ = shared_span_ = 0;
+  if (!regions_.empty()) {
+    std::uintptr_t lo = regions_[0].begin, hi = regions_[0].end;
+    for (const Region& r : regions_) {
+      lo = r.begin < lo ? r.begin : lo;
+      hi = r.end > hi ? r.end : hi;
+    }
+    shared_lo_ = lo & ~std::uintptr_t{3};
+    shared_span_ = hi - shared_lo_;
   }
-  shared_lo_ = lo & ~std::uintptr_t{3};
-  shared_span_ = hi - shared_lo_;
-  if (plan.kernel->instrumented) shadow_.assign(shared_span_ / 4 + 1, Word{});
+  if (plan.kernel->instrumented && shared_span_ > 0) {
+    std::size_t words = shared_span_ / 4 + 1;
+    shadow_.assign(words, Word{});
+    writer_site_.assign(words, 0);
+    reader_site_.assign(words, 0);
+    in_flight_.assign(words, InFlight{});
+  }
+  fast_path.shared_lo = shared_lo_;
+  // Without a shadow (a kernel built without instrumentation) nothing calls the callbacks.
+  fast_path.shared_span = shadow_.empty() ? 0 : shared_span_;
+  fast_path.shadow = shadow_.data();
+  fast_path.writer_site = writer_site_.data();
+  fast_path.reader_site = reader_site_.data();
+  fast_path.epoch = epoch_;
+  fast_path.arena_base = arena_->base();
+  fast_path.buffer_begin = arena_->buffer_begins();
+  fast_path.buffer_end = arena_->buffer_ends();
+  refresh_fast_path();
 }
 
 void AccessChecks::new_block() {
-  for (const Region& r : regions_)
-    std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
-  ++epoch_;
+  for (const Region& r : regions_) std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
+  fast_path.epoch = ++epoch_;
+  if (in_flight_words_) {
+    std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
+    in_flight_words_ = 0;
+  }
+  sources_.clear();
+  async_sources_ = 0;
+  refresh_fast_path();
+}
+
+Site AccessChecks::site_of(unsigned line, const char* file) {
+  for (std::size_t i = 0; i < sites_.size(); ++i)
+    if (sites_[i].line == line && sites_[i].file == file) return kLineSite | i;
+  sites_.push_back({line, file});
+  return kLineSite | (sites_.size() - 1);
+}
+
+void AccessChecks::fill_site(RawFinding& f, Site site, bool other) const {
+  if (site & kLineSite) {
+    const SiteRecord& s = sites_[site & ~kLineSite];
+    (other ? f.other_line : f.line) = s.line;
+    (other ? f.other_file : f.file) = s.file;
+  } else {
+    (other ? f.other_pc : f.pc) = site;
+  }
 }
 
 const AccessChecks::Region* AccessChecks::region_of(std::uintptr_t address) const {
@@ -46,114 +95,245 @@ const AccessChecks::Region* AccessChecks::region_of(std::uintptr_t address) cons
   return nullptr;
 }
 
-void AccessChecks::out_of_bounds(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc,
-                                 Worker& worker) {
-  const DeviceArena::Buffer& b = arena_->slot_of(address);
+void AccessChecks::fill_shared_place(RawFinding& f, std::uintptr_t a, unsigned size) const {
+  const Region* r = region_of(a);
+  f.is_shared = 1;
+  f.slot = r ? r->variable : -1;
+  f.byte_offset = r ? static_cast<std::int64_t>(a - r->begin) : 0;
+  f.access_size = size;
+}
+
+void AccessChecks::shared_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t,
+                                 bool shaped) {
+  if (shaped && (size == 8 || size == 16) && (a & (size - 1))) misaligned(a, size, write, site, t, true);
+  if (a - dynamic_begin_ < dynamic_capacity_ && a + size > dynamic_begin_ + dynamic_usable_) {
+    if (const Region* r = region_of(a)) shared_out_of_bounds(*r, a, size, write, site, t);
+  }
+  if (shadow_.empty()) return;
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last; ++i) check_word(i, a, size, write, site, t);
+}
+
+// Two accesses by threads of one warp are ordered when a __syncwarp() of that warp came
+// between them.
+bool AccessChecks::ordered(std::uint16_t other, std::uint16_t other_sync, const CudaThread& t) const {
+  unsigned other_warp = (other - 1u) / kWarpSize;
+  return other_warp == t.warp && worker_->warp_syncs(t.warp) != other_sync;
+}
+
+void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
+  if (in_flight_words_ && in_flight_[i].issuer) report_in_flight(i, a, size, write, site, t);
+  Word& w = shadow_[i];
+  const std::uint16_t me = id_of(t);
+  if (w.epoch != epoch_) {
+    w = Word{};
+    w.epoch = epoch_;
+  }
+  if (!write) {
+    // The common case: nobody else wrote the word, and this thread's read is recorded.
+    if ((w.writer == 0 || w.writer == me) && (w.reader == me || w.many_readers)) return;
+    if (w.writer != 0 && w.writer != me && !w.reported && !ordered(w.writer, w.writer_sync, t)) {
+      w.reported = 1;  // one finding per word between two barriers
+      report_race(a, size, false, site, t, w.writer, true, writer_site_[i]);
+    }
+    auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
+    if (w.reader == 0) {
+      w.reader = me, w.reader_sync = sync, reader_site_[i] = site;
+    } else if (w.reader != me) {
+      w.other_reader = me, w.many_readers = 1;
+    }
+    return;
+  }
+  if (!w.reported) {
+    if (w.writer != 0 && w.writer != me && !ordered(w.writer, w.writer_sync, t)) {
+      w.reported = 1;
+      report_race(a, size, true, site, t, w.writer, true, writer_site_[i]);
+    } else {
+      std::uint16_t other = w.reader != 0 && w.reader != me ? w.reader : (w.many_readers ? w.other_reader : 0);
+      if (other != 0 && other != me && !ordered(other, w.reader_sync, t)) {
+        w.reported = 1;
+        report_race(a, size, true, site, t, other, false, reader_site_[i]);
+      }
+    }
+  }
+  w.writer = me;
+  w.writer_sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
+  writer_site_[i] = site;
+}
+
+void AccessChecks::atomic_access(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
+  if (a - shared_lo_ < shared_span_) {
+    if ((size == 8 || size == 16) && (a & (size - 1))) misaligned(a, size, true, site, t, true);
+    if (a - dynamic_begin_ < dynamic_capacity_ && a + size > dynamic_begin_ + dynamic_usable_)
+      if (const Region* r = region_of(a)) shared_out_of_bounds(*r, a, size, true, site, t);
+    return;  // atomics never race with each other
+  }
+  if (a - arena_->base() < arena_->span() && !arena_->inside_buffer(a, size)) out_of_bounds(a, size, true, site, t);
+}
+
+void AccessChecks::out_of_bounds(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
+  const DeviceArena::Buffer& b = arena_->slot_of(a);
   RawFinding f{};
   f.kind = FindingKind::out_of_bounds;
-  f.block = worker.current_block();
-  f.thread = worker.current().linear;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
   f.is_write = write;
-  f.slot = arena_->slot_index(address);
-  f.byte_offset = static_cast<std::int64_t>(address) - static_cast<std::int64_t>(b.begin);
+  f.slot = arena_->slot_index(a);
+  f.byte_offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b.begin);
   f.access_size = size;
-  f.pc = pc;
-  worker.plan().report->add(f);
+  fill_site(f, site, false);
+  plan_->report->add(f);
   throw ThreadAborted{};  // never let the access happen
 }
 
-void AccessChecks::shared_access(std::uintptr_t address, unsigned size, bool write, bool atomic,
-                                 std::uintptr_t pc, Worker& worker) {
-  if (has_dynamic_) {
-    const Region* region = region_of(address);
-    if (region && address + size > region->begin + region->usable) {
-    RawFinding f{};
-    f.kind = FindingKind::shared_out_of_bounds;
-    f.block = worker.current_block();
-    f.thread = worker.current().linear;
-    f.is_write = write;
-    f.slot = region->variable;
-    f.byte_offset = static_cast<std::int64_t>(address - region->begin);
-    f.access_size = size;
-    f.pc = pc;
-    worker.plan().report->add(f);
-    throw ThreadAborted{};
-    }
-  }
-  if (atomic || shadow_.empty()) return;  // atomics never race with each other
-
-  auto tid = static_cast<std::int32_t>(worker.current().linear);
-  for (std::uintptr_t a = address & ~std::uintptr_t{3}; a < address + size; a += 4) {
-    Word& w = shadow_[(a - shared_lo_) / 4];
-    if (w.epoch != epoch_) w = Word{epoch_};
-    std::int32_t other = -1;
-    bool other_write = false;
-    std::uintptr_t other_pc = 0;
-    if (w.writer >= 0 && w.writer != tid) {
-      other = w.writer, other_write = true, other_pc = w.writer_pc;
-    } else if (write && w.reader >= 0 && w.reader != tid) {
-      other = w.reader, other_pc = w.reader_pc;
-    } else if (write && w.other_reader >= 0 && w.other_reader != tid) {
-      other = w.other_reader, other_pc = w.reader_pc;
-    }
-    if (other >= 0 && !w.reported) {
-      w.reported = true;  // one finding per element between two barriers
-      if (const Region* region = region_of(a))
-        report_race(*region, a, size, write, pc, other, other_write, other_pc, worker);
-    }
-    if (write) {
-      w.writer = tid, w.writer_pc = pc;
-    } else if (w.reader < 0) {
-      w.reader = tid, w.reader_pc = pc;
-    } else if (w.reader != tid && w.other_reader < 0) {
-      w.other_reader = tid;
-    }
-  }
+void AccessChecks::shared_out_of_bounds(const Region& r, std::uintptr_t a, unsigned size, bool write, Site site,
+                                        CudaThread& t) {
+  RawFinding f{};
+  f.kind = FindingKind::shared_out_of_bounds;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
+  f.is_write = write;
+  f.is_shared = 1;
+  f.slot = r.variable;
+  f.byte_offset = static_cast<std::int64_t>(a - r.begin);
+  f.access_size = size;
+  fill_site(f, site, false);
+  plan_->report->add(f);
+  throw ThreadAborted{};
 }
 
-void AccessChecks::report_race(const Region& r, std::uintptr_t address, unsigned size, bool write,
-                               std::uintptr_t pc, std::int32_t other, bool other_write,
-                               std::uintptr_t other_pc, Worker& worker) {
+void AccessChecks::misaligned(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shared) {
+  RawFinding f{};
+  f.kind = FindingKind::misaligned;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
+  f.is_write = write;
+  if (shared) {
+    fill_shared_place(f, a, size);
+  } else {
+    const DeviceArena::Buffer& b = arena_->slot_of(a);
+    f.slot = arena_->slot_index(a);
+    f.byte_offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b.begin);
+    f.access_size = size;
+  }
+  fill_site(f, site, false);
+  plan_->report->add(f);
+  throw ThreadAborted{};  // the GPU stops with "misaligned address"
+}
+
+void AccessChecks::report_race(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t,
+                               std::uint16_t other, bool other_write, Site other_site) {
   RawFinding f{};
   f.kind = FindingKind::shared_race;
-  f.block = worker.current_block();
-  f.thread = worker.current().linear;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
   f.is_write = write;
-  f.slot = r.variable;
-  f.byte_offset = static_cast<std::int64_t>(address - r.begin);
-  f.access_size = size < 4 ? size : 4;
-  f.pc = pc;
-  f.other_thread = static_cast<std::uint32_t>(other);
+  fill_shared_place(f, a & ~std::uintptr_t{3}, size < 4 ? size : 4);
+  if (const Region* r = region_of(a)) f.byte_offset = static_cast<std::int64_t>((a & ~std::uintptr_t{3}) - r->begin);
+  fill_site(f, site, false);
+  f.other_thread = other - 1u;
   f.other_is_write = other_write;
-  f.other_pc = other_pc;
-  worker.plan().report->add(f);
+  fill_site(f, other_site, true);
+  plan_->report->add(f);
+}
+
+void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site,
+                                    CudaThread& t) {
+  InFlight& w = in_flight_[i];
+  if (w.reported) return;
+  w.reported = 1;
+  RawFinding f{};
+  f.kind = FindingKind::async_copy;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
+  f.is_write = write;
+  f.op = write ? "written" : "read";
+  fill_shared_place(f, shared_lo_ + i * 4 > a ? shared_lo_ + i * 4 : a, size);
+  fill_site(f, site, false);
+  f.other_thread = w.issuer - 1u;
+  f.other_line = sites_[w.site].line;
+  f.other_file = sites_[w.site].file;
+  plan_->report->add(f);
+}
+
+void AccessChecks::copy_issued(const PendingCopy& c, CudaThread& t) {
+  Site site = site_of(c.line, c.file);
+  // The source is read now (global memory), the destination written later (shared).
+  if (c.size > c.zero_fill) on_access(c.src, static_cast<unsigned>(c.size - c.zero_fill), false, site, t, false);
+  if (c.dst - shared_lo_ >= shared_span_) {
+    RawFinding f{};
+    f.kind = FindingKind::warp_misuse;  // an argument CUDA does not allow
+    f.block = worker_->current_block();
+    f.thread = t.linear;
+    f.op = "__pipeline_memcpy_async";
+    f.line = c.line;
+    f.file = c.file;
+    std::snprintf(f.detail, sizeof f.detail, "its destination is not in shared memory");
+    worker_->stop_grid_with(f);
+  }
+  if (shadow_.empty()) return;
+  auto site_index = static_cast<std::uint32_t>(site & ~kLineSite);
+  for (std::uintptr_t a = c.dst & ~std::uintptr_t{3}; a < c.dst + c.size; a += 4) {
+    InFlight& w = in_flight_[(a - shared_lo_) >> 2];
+    w.issuer = id_of(t);
+    w.site = site_index;
+    w.reported = 0;
+    ++in_flight_words_;
+  }
+  sources_.push_back({c.src, c.src + c.size - c.zero_fill, id_of(t), site_index});
+  ++async_sources_;
+  refresh_fast_path();
+}
+
+void AccessChecks::copy_landed(const PendingCopy& c, CudaThread&) {
+  // The engine's own write: not checked as the kernel's (the wait records it).
+  std::memcpy(reinterpret_cast<void*>(c.dst), c.data, c.size - c.zero_fill);
+  std::memset(reinterpret_cast<void*>(c.dst + c.size - c.zero_fill), 0, c.zero_fill);
+}
+
+void AccessChecks::copy_waited(const PendingCopy& c, CudaThread& t) {
+  if (!shadow_.empty()) {
+    for (std::uintptr_t a = c.dst & ~std::uintptr_t{3}; a < c.dst + c.size; a += 4) {
+      InFlight& w = in_flight_[(a - shared_lo_) >> 2];
+      if (w.issuer) --in_flight_words_;
+      w = InFlight{};
+    }
+  }
+  // From now on the copy counts as this thread's write: others need a barrier to read it.
+  if (!shadow_.empty()) {
+    Site site = site_of(c.line, c.file);
+    std::size_t first = (c.dst - shared_lo_) >> 2, last = (c.dst + c.size - 1 - shared_lo_) >> 2;
+    for (std::size_t i = first; i <= last; ++i) check_word(i, c.dst, static_cast<unsigned>(c.size), true, site, t);
+  }
+  for (std::size_t s = 0; s < sources_.size(); ++s)
+    if (sources_[s].issuer == id_of(t) && sources_[s].begin == c.src) {
+      sources_.erase(sources_.begin() + static_cast<std::ptrdiff_t>(s));
+      --async_sources_;
+      break;
+    }
+  refresh_fast_path();
+}
+
+void AccessChecks::source_write(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
+  for (const SourceRange& s : sources_) {
+    if (a + size <= s.begin || a >= s.end) continue;
+    RawFinding f{};
+    f.kind = FindingKind::async_copy;
+    f.block = worker_->current_block();
+    f.thread = t.linear;
+    f.is_write = true;
+    f.op = "source written";
+    const DeviceArena::Buffer& b = arena_->slot_of(a);
+    f.slot = arena_->slot_index(a);
+    f.byte_offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b.begin);
+    f.access_size = size;
+    fill_site(f, site, false);
+    f.other_thread = s.issuer - 1u;
+    f.other_line = sites_[s.site].line;
+    f.other_file = sites_[s.site].file;
+    plan_->report->add(f);
+    return;
+  }
 }
 
 }  // namespace engine::cpu
-
-// --- Entry points called from kernel code. ------------------------------------------------
-namespace {
-inline void check_access(const void* p, unsigned size, bool write, bool atomic, void* pc) {
-  engine::cpu::Worker* w = engine::cpu::current_worker;
-  if (w == nullptr || cuda_cpu_current_thread == nullptr) return;
-  w->checks().on_access(reinterpret_cast<std::uintptr_t>(p), size, write, atomic,
-                        reinterpret_cast<std::uintptr_t>(pc), *w, w->current().global_loads);
-}
-}  // namespace
-
-#define ENGINE_ACCESS_HOOK(bytes, type)                                             \
-  extern "C" void __sanitizer_cov_load##bytes(type* p) {                            \
-    check_access(p, bytes, false, false, __builtin_return_address(0));              \
-  }                                                                                 \
-  extern "C" void __sanitizer_cov_store##bytes(type* p) {                           \
-    check_access(p, bytes, true, false, __builtin_return_address(0));               \
-  }
-ENGINE_ACCESS_HOOK(1, std::uint8_t)
-ENGINE_ACCESS_HOOK(2, std::uint16_t)
-ENGINE_ACCESS_HOOK(4, std::uint32_t)
-ENGINE_ACCESS_HOOK(8, std::uint64_t)
-ENGINE_ACCESS_HOOK(16, __int128)
-
-void cuda_cpu::note_atomic(const void* address, unsigned size) {
-  check_access(address, size, true, true, __builtin_return_address(0));
-}

@@ -1,12 +1,15 @@
-// Checks on every load and store of an instrumented kernel (clang's SanitizerCoverage
-// calls the engine before each one): global accesses must fall inside a buffer and are
-// counted per thread; shared accesses are checked for races between barriers.
+// Checks on every load and store of an instrumented kernel (the compiler calls the engine
+// before each one, see asan_callbacks.cpp): global accesses must fall inside a buffer and
+// are counted per thread; shared accesses are checked for races between barriers and for
+// asynchronous copies still in flight; 8- and 16-byte accesses must be aligned.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "async_copies.h"
+#include "cuda_thread.h"
 #include "device_arena.h"
 #include "grid_plan.h"
 
@@ -14,27 +17,76 @@ namespace engine::cpu {
 
 class Worker;
 
+// Where an access comes from: a return address into kernel code (looked up with
+// addr2line), or, for accesses the engine makes for a lane, a source line: an index into
+// the worker's table of lines, marked by the top bit (no code address has it).
+using Site = std::uintptr_t;
+inline constexpr Site kLineSite = Site{1} << 63;
+
+// What the access callbacks need for the common cases, in one per-OS-thread block so that
+// the fast path reads a handful of thread-local words (see asan_callbacks.cpp).
+struct FastPath {
+  std::uintptr_t shared_lo = 0, shared_span = 0;
+  const void* shadow = nullptr;  // AccessChecks' Word array
+  std::uint32_t epoch = 0;
+  std::uint16_t me = 0;          // the running CUDA thread + 1; 0: no kernel code runs
+  bool full_checks_only = false;  // asynchronous copies in flight: every access goes the full way
+  std::uintptr_t arena_base = 0;
+  const std::uintptr_t* buffer_begin = nullptr;
+  const std::uintptr_t* buffer_end = nullptr;
+  std::uint64_t* loads = nullptr;  // the running thread's global-load count
+  std::uintptr_t* writer_site = nullptr;  // AccessChecks' per-word sites of the last write/read
+  std::uintptr_t* reader_site = nullptr;
+  const std::uint32_t* warp_syncs = nullptr;  // the running thread's warp's __syncwarp count
+};
+extern __thread FastPath fast_path;
+
 class AccessChecks {
  public:
   // On the worker's own OS thread: shared-variable addresses are per thread.
   void prepare(const GridPlan& plan);
   void new_block();  // poisons shared memory, as a GPU leaves it uninitialised
-  void next_epoch() { ++epoch_; }
+  void end_block() {}
+  void next_epoch() { fast_path.epoch = ++epoch_; }
 
-  // Called before every load and store of kernel code: keep it short.
-  void on_access(std::uintptr_t address, unsigned size, bool write, bool atomic, std::uintptr_t pc,
-                 Worker& worker, std::uint64_t& global_loads) {
-    if (arena_->contains(address)) {
-      if (arena_->inside_buffer(address, size)) {
-        global_loads += write ? 0 : 1;
-        return;
-      }
-      out_of_bounds(address, size, write, pc, worker);
-    } else if (address - shared_lo_ < shared_span_) {
-      shared_access(address, size, write, atomic, pc, worker);
+  // Every load and store of kernel code: keep the common case short.
+  // `shaped`: a load or store the kernel wrote with this width (not a memcpy), so 8 and 16
+  // bytes must be aligned, as on the GPU.
+  void on_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shaped = true) {
+    if (a - shared_lo_ < shared_span_) {
+      shared_access(a, size, write, site, t, shaped);
+    } else if (a - arena_->base() < arena_->span()) {
+      if (shaped && (size == 8 || size == 16) && (a & (size - 1))) misaligned(a, size, write, site, t, false);
+      if (!arena_->inside_buffer(a, size)) out_of_bounds(a, size, write, site, t);
+      if (!write) ++t.global_loads;
+      if (write && async_sources_ > 0) source_write(a, size, site, t);
     }
     // Anything else is the thread's own stack or the program's data: not device memory.
   }
+  // An access the engine makes for a thread (a tensor-core fragment), at a source line.
+  void engine_access(std::uintptr_t a, unsigned size, bool write, CudaThread& t, unsigned line, const char* file) {
+    on_access(a, size, write, site_of(line, file), t);
+  }
+  void atomic_access(std::uintptr_t a, unsigned size, Site site, CudaThread& t);
+
+  // Asynchronous copies: checked when issued, marked in flight until waited for.
+  void copy_issued(const PendingCopy& c, CudaThread& t);
+  void copy_landed(const PendingCopy& c, CudaThread& t);
+  void copy_waited(const PendingCopy& c, CudaThread& t);
+
+  Site site_of(unsigned line, const char* file);
+  // The slow path of the callbacks: everything, for any access.
+  void full_check(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shaped) {
+    on_access(a, size, write, site, t, shaped);
+  }
+
+ // What one 4-byte shared word saw since the last barrier (public for the fast path).
+  struct Word {
+    std::uint32_t epoch = 0;
+    std::uint16_t writer = 0, reader = 0, other_reader = 0;  // thread + 1; 0: none
+    std::uint16_t writer_sync = 0, reader_sync = 0;          // the warp's __syncwarp count then
+    std::uint8_t many_readers = 0, reported = 0;
+  };
 
  private:
   struct Region {
@@ -42,28 +94,51 @@ class AccessChecks {
     std::size_t usable;  // dynamic shared memory: what the launch asked for
     int variable;        // index into GridPlan::shared, or -1 for dynamic shared memory
   };
-  struct Word {  // what happened to one 4-byte shared word since the last barrier
-    std::uint32_t epoch = 0;
-    std::int32_t writer = -1, reader = -1, other_reader = -1;
-    std::uintptr_t writer_pc = 0, reader_pc = 0;
-    bool reported = false;
+  struct InFlight {  // a word an asynchronous copy will write
+    std::uint16_t issuer = 0;  // thread + 1; 0: none
+    std::uint16_t reported = 0;
+    std::uint32_t site = 0;    // index into sites_
+  };
+  struct SourceRange {
+    std::uintptr_t begin, end;
+    std::uint32_t issuer;
+    std::uint32_t site;
+  };
+  struct SiteRecord {
+    unsigned line;
+    const char* file;
   };
 
-  [[noreturn]] void out_of_bounds(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc,
-                                  Worker& worker);
   const Region* region_of(std::uintptr_t address) const;
-  void shared_access(std::uintptr_t address, unsigned size, bool write, bool atomic,
-                     std::uintptr_t pc, Worker& worker);
-  void report_race(const Region& r, std::uintptr_t address, unsigned size, bool write,
-                   std::uintptr_t pc, std::int32_t other, bool other_write,
-                   std::uintptr_t other_pc, Worker& worker);
+  void shared_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shaped);
+  void check_word(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
+  bool ordered(std::uint16_t other, std::uint16_t other_sync, const CudaThread& t) const;
+  [[noreturn]] void out_of_bounds(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
+  [[noreturn]] void shared_out_of_bounds(const Region& r, std::uintptr_t a, unsigned size, bool write, Site site,
+                                         CudaThread& t);
+  [[noreturn]] void misaligned(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shared);
+  void report_race(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, std::uint16_t other,
+                   bool other_write, Site other_site);
+  void report_in_flight(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
+  void source_write(std::uintptr_t a, unsigned size, Site site, CudaThread& t);
+  void fill_site(RawFinding& f, Site site, bool other) const;
+  void fill_shared_place(RawFinding& f, std::uintptr_t a, unsigned size) const;
 
+  const GridPlan* plan_ = nullptr;
   const DeviceArena* arena_ = nullptr;
+  Worker* worker_ = nullptr;
   std::vector<Region> regions_;
-  bool has_dynamic_ = false;
+  std::uintptr_t dynamic_begin_ = 0, dynamic_capacity_ = 0, dynamic_usable_ = 0;
   std::uintptr_t shared_lo_ = 0, shared_span_ = 0;
   std::vector<Word> shadow_;
+  std::vector<Site> writer_site_, reader_site_;
+  std::vector<InFlight> in_flight_;
+  std::size_t in_flight_words_ = 0;
+  std::vector<SourceRange> sources_;
+  std::size_t async_sources_ = 0;
+  std::vector<SiteRecord> sites_;
   std::uint32_t epoch_ = 1;
+  void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0; }
 };
 
 }  // namespace engine::cpu

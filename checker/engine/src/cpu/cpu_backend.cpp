@@ -6,7 +6,9 @@
 #include <thread>
 
 #include "device_arena.h"
+#include "dynamic_shared_limits.h"
 #include "isolated_launch.h"
+#include "shared_layout.h"
 #include "symbol_table.h"
 
 namespace engine::cpu {
@@ -38,6 +40,12 @@ class CpuBackend final : public Backend {
   }
   void synchronize() override {}  // launches are synchronous here
 
+  void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {
+    std::string refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
+    if (!refused.empty()) throw Error(refused);
+    allow_dynamic_shared(kernel.address, bytes);
+  }
+
   LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config, void* const* args,
                       const RunOptions& options) override {
     GridPlan plan;
@@ -45,17 +53,17 @@ class CpuBackend final : public Backend {
     plan.args = args;
     plan.config = config;
     plan.options = options;
-    // Without its symbol table the program cannot find its kernels' __shared__ variables:
-    // the shared-memory limit and race checks would silently pass.
+    // Without them the shared-memory limit and race checks would silently pass.
     if (!SymbolTable::self().loaded())
       throw Error("this program has no symbol table (was it stripped with `strip`?); the CPU backend needs "
-                  "it to find each kernel's __shared__ memory. Rebuild it, or strip only --strip-debug");
-    plan.shared = SymbolTable::self().shared_variables_of(kernel.address);
+                  "it to find each kernel's __shared__ memory. Rebuild it, and do not strip it");
+    plan.shared = shared_variables_of(kernel.address);
     std::size_t static_shared = 0;
     for (const SharedVariable& v : plan.shared) static_shared += v.size;
 
     LaunchResult result;
-    result.rejected = check_launch_config(config, limits(), static_shared, kernel.name);
+    result.rejected = check_launch_config(config, limits(), static_shared, allowed_dynamic_shared(kernel.address),
+                                          kernel.name);
     if (result.rejected.empty() && config.dynamic_shared_bytes > 0 &&
         config.dynamic_shared_bytes > kernel.dynamic_shared_capacity)
       result.rejected = "invalid argument: the launch asks for " +

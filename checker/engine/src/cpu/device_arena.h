@@ -33,6 +33,10 @@ class DeviceArena {
   void release(void* p);
 
   bool contains(std::uintptr_t address) const { return address - base_ < kSlots * kSlotSize; }
+  std::uintptr_t base() const { return base_; }
+  static constexpr std::uintptr_t span() { return kSlots * kSlotSize; }
+  const std::uintptr_t* buffer_begins() const { return begin_; }
+  const std::uintptr_t* buffer_ends() const { return end_; }
   // The buffer whose slot holds `address` (live or not); the arena must contain it.
   const Buffer& slot_of(std::uintptr_t address) const {
     return slots_[(address - base_) >> kSlotBits];

@@ -8,7 +8,7 @@
 #include "engine/backend.h"
 #include "engine/kernel_image.h"
 #include "launch_report.h"
-#include "symbol_table.h"
+#include "shared_layout.h"
 
 namespace engine::cpu {
 

@@ -26,10 +26,10 @@ void on_crash(int signal, siginfo_t* info, void* context) {
     r->crash_pc = static_cast<std::uint64_t>(
         static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
     Worker* w = current_worker;
-    if (w && cuda_cpu_current_thread) {
+    if (w && current_thread) {
       r->crash_in_kernel = 1;
       r->crash_block = w->current_block();
-      r->crash_thread = w->current().linear;
+      r->crash_thread = current_thread->linear;
       r->crash_stack_overflow = w->in_stack_guard(address) ? 1 : 0;
     }
   }

@@ -61,48 +61,53 @@ class Translator {
     f.kind = r.kind;
     f.where = coord(r.block, r.thread);
     f.is_write = r.is_write;
-    switch (r.kind) {
-      case FindingKind::out_of_bounds: {
-        const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
-        f.buffer = b.name;
-        f.element_size = static_cast<unsigned>(b.element_size);
-        f.index = element_at(r.byte_offset, b.element_size);
-        f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
-        break;
+    f.is_shared = r.is_shared;
+    f.op = r.op ? r.op : "";
+    f.warp = r.warp;
+    f.mask = r.mask;
+    f.access_size = r.access_size;
+    bool has_place = r.kind == FindingKind::out_of_bounds || r.kind == FindingKind::shared_out_of_bounds ||
+                     r.kind == FindingKind::shared_race || r.kind == FindingKind::misaligned ||
+                     r.kind == FindingKind::async_copy;
+    if (has_place && !r.is_shared) {
+      const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
+      f.buffer = b.name;
+      f.element_size = static_cast<unsigned>(b.element_size);
+      f.index = element_at(r.byte_offset, b.element_size);
+      f.buffer_elements = static_cast<long long>((b.end - b.begin) / b.element_size);
+    } else if (has_place) {
+      std::size_t bytes = 0;
+      unsigned element = r.access_size && r.access_size < 4 ? r.access_size : 4;
+      if (r.slot >= 0 && r.slot < static_cast<int>(plan_.shared.size())) {
+        const SharedVariable& v = plan_.shared[r.slot];
+        f.buffer = v.name;
+        bytes = v.size;
+        if (v.element_size) element = static_cast<unsigned>(v.element_size);
+        f.dims = v.dims;
+      } else {
+        f.buffer = "extern __shared__ memory";
+        bytes = plan_.config.dynamic_shared_bytes;
       }
-      case FindingKind::shared_out_of_bounds:
-      case FindingKind::shared_race: {
-        std::size_t bytes = 0;
-        if (r.slot >= 0 && r.slot < static_cast<int>(plan_.shared.size())) {
-          f.buffer = plan_.shared[r.slot].name;
-          bytes = plan_.shared[r.slot].size;
-        } else {
-          f.buffer = "extern __shared__ memory";
-          bytes = plan_.config.dynamic_shared_bytes;
-        }
-        f.element_size = r.access_size ? r.access_size : 4;
-        f.index = element_at(r.byte_offset, f.element_size);
-        f.buffer_elements = static_cast<long long>(bytes / f.element_size);
-        if (r.kind == FindingKind::shared_race) {
-          f.other = coord(r.block, r.other_thread);
-          f.other_is_write = r.other_is_write;
-        }
-        break;
+      f.element_size = element;
+      f.index = element_at(r.byte_offset, element);
+      f.buffer_elements = static_cast<long long>(bytes / element);
+    }
+    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy) {
+      f.other = coord(r.block, r.other_thread);
+      f.other_is_write = r.other_is_write;
+      if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
+    }
+    if (r.kind == FindingKind::barrier_divergence || r.kind == FindingKind::warp_divergence) {
+      for (std::uint32_t g = 0; g < r.group_count; ++g) {
+        const RawGroup& raw = r.groups[g];
+        ThreadGroup group;
+        group.state = raw.exited ? "returned" : std::string("wait at ") + (raw.waits_at ? raw.waits_at : "");
+        if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
+        group.count = raw.count;
+        for (std::uint32_t s = 0; s < raw.count && s < kGroupSample; ++s)
+          group.sample.push_back(plan_.config.block.unlinear(raw.sample[s]));
+        f.groups.push_back(group);
       }
-      case FindingKind::barrier_divergence:
-        for (std::uint32_t g = 0; g < r.group_count; ++g) {
-          const RawGroup& raw = r.groups[g];
-          ThreadGroup group;
-          group.state = raw.exited ? "returned" : "wait at __syncthreads()";
-          if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
-          group.count = raw.count;
-          for (std::uint32_t s = 0; s < raw.count && s < kGroupSample; ++s)
-            group.sample.push_back(plan_.config.block.unlinear(raw.sample[s]));
-          f.groups.push_back(group);
-        }
-        break;
-      default:
-        break;
     }
     if (r.line) f.at = SourceLocation{r.file ? r.file : "", static_cast<int>(r.line)};
     f.detail = r.detail;
@@ -114,11 +119,11 @@ class Translator {
 };
 
 void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::uintptr_t>& pcs,
-                         const std::vector<std::uintptr_t>& other_pcs) {
+                         const std::vector<std::uintptr_t>& other_pcs, const std::string& kernel_source) {
   std::vector<std::uintptr_t> all;
   for (auto p : pcs) if (p) all.push_back(p);
   for (auto p : other_pcs) if (p) all.push_back(p);
-  auto lines = source_lines(all);
+  auto lines = source_lines(all, kernel_source);
   for (std::size_t i = 0; i < findings.size(); ++i) {
     if (pcs[i] && lines.count(pcs[i])) findings[i].at = lines[pcs[i]];
     if (other_pcs[i] && lines.count(other_pcs[i])) findings[i].other_at = lines[other_pcs[i]];
@@ -227,7 +232,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     other_pcs.push_back(0);
     result.add(f);
   }
-  attach_source_lines(result.findings, pcs, other_pcs);
+  attach_source_lines(result.findings, pcs, other_pcs, plan.kernel->source);
 
   result.stats.loads_counted = plan.kernel->instrumented;
   result.stats.total_global_loads = report->total_loads.load();

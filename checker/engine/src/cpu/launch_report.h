@@ -17,9 +17,10 @@ inline constexpr unsigned kGroupSample = 8;
 inline constexpr unsigned kMaxGroups = 4;
 
 struct RawGroup {
-  std::uint32_t exited;  // 1: returned from the kernel; 0: waiting at a barrier
+  std::uint32_t exited;  // 1: returned from the kernel; 0: waiting
   std::uint32_t line;
-  const char* file;  // a string literal of this program: valid in the parent too
+  const char* file;     // a string literal of this program: valid in the parent too
+  const char* waits_at;  // "__syncthreads()", "__shfl_sync", ...: a string literal too
   std::uint32_t count;
   std::uint32_t sample[kGroupSample];  // linear thread indices
 };
@@ -28,14 +29,18 @@ struct RawFinding {
   FindingKind kind;
   std::uint64_t block;   // linear block index
   std::uint32_t thread;  // linear thread index in the block
-  std::uint8_t is_write, other_is_write;
+  std::uint8_t is_write, other_is_write, is_shared;
   std::int32_t slot;         // out_of_bounds: arena slot; races: shared variable index
   std::int64_t byte_offset;  // from the start of the buffer or variable
   std::uint32_t access_size;
   std::uint64_t pc, other_pc;  // code addresses, for source lines
   std::uint32_t other_thread;
-  std::uint32_t line;  // when known without a pc (barriers, traps)
+  std::uint32_t line;  // when known without a pc (barriers, traps, collectives)
   const char* file;
+  std::uint32_t other_line;  // async_copy: where the copy was issued
+  const char* other_file;
+  const char* op;            // warp and async findings: a string literal
+  std::uint32_t warp, mask;
   std::uint32_t group_count;
   RawGroup groups[kMaxGroups];
   char detail[160];

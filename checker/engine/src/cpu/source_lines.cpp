@@ -9,8 +9,36 @@
 #include "symbol_table.h"
 
 namespace engine::cpu {
+namespace {
 
-std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uintptr_t>& addresses) {
+bool engine_file(const std::string& file) {
+  return file.find("/checker/engine/") != std::string::npos || file.find("/kernels/") != std::string::npos ||
+         file.find("/usr/include/") != std::string::npos || file.find("/usr/lib/") != std::string::npos;
+}
+
+bool parse_frame(std::string text, SourceLocation& loc) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  auto paren = text.find(" (discriminator");
+  if (paren != std::string::npos) text.erase(paren);
+  auto colon = text.rfind(':');
+  if (colon == std::string::npos || text.compare(0, 2, "??") == 0) return false;
+  loc.file = text.substr(0, colon);
+  loc.line = std::atoi(text.c_str() + colon + 1);
+  return loc.line > 0;
+}
+
+SourceLocation choose(const std::vector<SourceLocation>& frames, const std::string& kernel_source) {
+  for (const SourceLocation& f : frames)
+    if (f.file == kernel_source) return f;
+  for (const SourceLocation& f : frames)
+    if (!engine_file(f.file)) return f;
+  return frames.empty() ? SourceLocation{} : frames.front();
+}
+
+}  // namespace
+
+std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uintptr_t>& addresses,
+                                                      const std::string& kernel_source) {
   std::map<std::uintptr_t, SourceLocation> lines;
   if (addresses.empty()) return lines;
   char exe[4096];
@@ -18,27 +46,27 @@ std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uin
   if (len <= 0) return lines;
   exe[len] = '\0';
   std::ostringstream cmd;
-  cmd << "addr2line -e '" << exe << "'";
-  for (std::uintptr_t a : addresses)
-    cmd << " 0x" << std::hex << SymbolTable::self().file_address(a - 1);
+  // -a: each address's frames start with the address; -i: inlined frames, innermost first.
+  cmd << "addr2line -a -i -e '" << exe << "'";
+  for (std::uintptr_t a : addresses) cmd << " 0x" << std::hex << SymbolTable::self().file_address(a - 1);
   cmd << " 2>/dev/null";
   FILE* pipe = popen(cmd.str().c_str(), "r");
   if (!pipe) return lines;
+  std::vector<std::vector<SourceLocation>> frames;
   char buf[4096];
-  for (std::uintptr_t a : addresses) {
-    if (!std::fgets(buf, sizeof buf, pipe)) break;
-    std::string text(buf);
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    auto paren = text.find(" (discriminator");
-    if (paren != std::string::npos) text.erase(paren);
-    auto colon = text.rfind(':');
-    if (colon == std::string::npos || text.compare(0, 2, "??") == 0) continue;
+  while (std::fgets(buf, sizeof buf, pipe)) {
+    if (buf[0] == '0' && buf[1] == 'x') {
+      frames.emplace_back();
+      continue;
+    }
     SourceLocation loc;
-    loc.file = text.substr(0, colon);
-    loc.line = std::atoi(text.c_str() + colon + 1);
-    if (loc.line > 0) lines[a] = loc;
+    if (!frames.empty() && parse_frame(buf, loc)) frames.back().push_back(loc);
   }
   pclose(pipe);
+  for (std::size_t i = 0; i < addresses.size() && i < frames.size(); ++i) {
+    SourceLocation loc = choose(frames[i], kernel_source);
+    if (loc.known()) lines[addresses[i]] = loc;
+  }
   return lines;
 }
 

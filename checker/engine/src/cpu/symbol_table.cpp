@@ -28,13 +28,6 @@ std::uintptr_t main_program_bias() {
   return bias;
 }
 
-std::string demangle(const std::string& mangled) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : mangled;
-}
-
 std::size_t anchor_offset = 0;
 
 }  // namespace
@@ -72,29 +65,6 @@ const SymbolTable& SymbolTable::self() {
 std::uintptr_t SymbolTable::tls_address(std::size_t tls_offset) {
   self();  // sets anchor_offset
   return reinterpret_cast<std::uintptr_t>(&engine_tls_anchor) - anchor_offset + tls_offset;
-}
-
-std::vector<SharedVariable> SymbolTable::shared_variables_of(const void* kernel) const {
-  std::vector<SharedVariable> found;
-  std::uint64_t file_addr = file_address(reinterpret_cast<std::uintptr_t>(kernel));
-  std::string kernel_symbol;
-  for (const Symbol& s : symbols_)
-    if (s.type == STT_FUNC && s.value == file_addr && s.name.rfind("_Z", 0) == 0) {
-      kernel_symbol = s.name;
-      break;
-    }
-  if (kernel_symbol.empty()) return found;
-  // A function's local statics are mangled "_ZZ" <function encoding> "E" <name>.
-  std::string prefix = "_ZZ" + kernel_symbol.substr(2) + "E";
-  std::string readable_prefix = demangle(kernel_symbol) + "::";
-  for (const Symbol& s : symbols_) {
-    if (s.type != STT_TLS || s.name.compare(0, prefix.size(), prefix) != 0) continue;
-    std::string name = demangle(s.name);
-    if (name.compare(0, readable_prefix.size(), readable_prefix) == 0)
-      name = name.substr(readable_prefix.size());
-    found.push_back({name, static_cast<std::size_t>(s.value), static_cast<std::size_t>(s.size)});
-  }
-  return found;
 }
 
 }  // namespace engine::cpu

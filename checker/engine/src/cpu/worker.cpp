@@ -8,17 +8,18 @@
 #include <cstdlib>
 #include <random>
 
-__thread const cuda_cpu::ThreadContext* cuda_cpu_current_thread = nullptr;
+#include "builtin_slots.h"
 
 namespace engine::cpu {
 
 __thread Worker* current_worker = nullptr;
+__thread CudaThread* current_thread = nullptr;
 
 namespace ctx = boost::context;
+using cuda_cpu::WarpOp;
 
 namespace {
 constexpr std::size_t kPage = 4096;
-constexpr unsigned kWarpSize = 32;
 // Room for printf and a few local arrays; a guard page below each stack turns an
 // overflow into a reported fault instead of silent corruption.
 constexpr std::size_t kStackSize = 256 * 1024;
@@ -28,10 +29,16 @@ struct PooledStack {
   ctx::stack_context allocate() { return {}; }
   void deallocate(ctx::stack_context&) noexcept {}
 };
+
+const char* waits_at(const CudaThread& t, const std::vector<WarpMeeting>& meetings) {
+  if (t.state == CudaThread::State::at_barrier) return "__syncthreads()";
+  if (t.state == CudaThread::State::at_warp_collective) return cuda_cpu::warp_op_name(meetings[t.warp].op);
+  return "";
+}
 }  // namespace
 
 Worker::Worker(const GridPlan& plan, unsigned index)
-    : plan_(plan), index_(index), n_(plan.threads_per_block) {
+    : plan_(plan), index_(index), n_(plan.threads_per_block), warps_((plan.threads_per_block + kWarpSize - 1) / kWarpSize) {
   threads_.resize(n_);
   const Dim3& bd = plan.config.block;
   for (unsigned i = 0; i < n_; ++i) {
@@ -39,10 +46,12 @@ Worker::Worker(const GridPlan& plan, unsigned index)
     threads_[i].linear = i;
     threads_[i].warp = i / kWarpSize;
     threads_[i].lane = i % kWarpSize;
-    threads_[i].context.thread_idx = uint3{t.x, t.y, t.z};
-    threads_[i].context.block_dim = dim3(bd.x, bd.y, bd.z);
-    threads_[i].context.grid_dim = dim3(plan.config.grid.x, plan.config.grid.y, plan.config.grid.z);
+    threads_[i].thread_idx = uint3{t.x, t.y, t.z};
   }
+  meetings_.resize(warps_);
+  warp_syncs_.resize(warps_);
+  builtin_block_dim = uint3{bd.x, bd.y, bd.z};
+  builtin_grid_dim = uint3{plan.config.grid.x, plan.config.grid.y, plan.config.grid.z};
   current_worker = this;
   checks_.prepare(plan);
   make_fibers();
@@ -50,6 +59,7 @@ Worker::Worker(const GridPlan& plan, unsigned index)
 
 Worker::~Worker() {
   current_worker = nullptr;
+  current_thread = nullptr;
   // Fibers still suspended inside a kernel (a stopped block) are abandoned with the
   // process, so their stacks are not unmapped under them.
   for (auto& h : handles_) h = {};
@@ -59,8 +69,7 @@ Worker::~Worker() {
 void Worker::make_fibers() {
   stack_stride_ = kStackSize + kPage;
   stacks_bytes_ = stack_stride_ * n_;
-  void* mem = mmap(nullptr, stacks_bytes_, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* mem = mmap(nullptr, stacks_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) std::abort();
   stacks_ = static_cast<char*>(mem);
   handles_.resize(n_ + 1);
@@ -99,25 +108,120 @@ ctx::fiber Worker::thread_main(unsigned slot, ctx::fiber&& from) {
 // scheduler: one switch per thread per barrier.
 void Worker::switch_to(unsigned self, unsigned target) {
   came_from_ = self;
-  cuda_cpu_current_thread = target < n_ ? &threads_[target].context : nullptr;
+  running_ = target;
+  if (target < n_) {
+    current_thread = &threads_[target];
+    builtin_thread_idx = threads_[target].thread_idx;
+    fast_path.me = static_cast<std::uint16_t>(target + 1);
+    fast_path.loads = &threads_[target].global_loads;
+    fast_path.warp_syncs = &warp_syncs_[threads_[target].warp];
+  } else {
+    current_thread = nullptr;
+    fast_path.me = 0;
+  }
   plan_.report->heartbeat[index_].thread.store(target, std::memory_order_relaxed);
   ctx::fiber from = std::move(handles_[target]).resume();
   handles_[came_from_] = std::move(from);
 }
 
-void Worker::pass_on(unsigned self) {
-  switch_to(self, pos_ < queue_.size() ? queue_[pos_++] : n_);
+void Worker::pass_on(unsigned self) { switch_to(self, pos_ < queue_.size() ? queue_[pos_++] : n_); }
+
+void Worker::wait_here(unsigned self) {
+  pass_on(self);
+  if (stopping_) throw ThreadAborted{};
 }
 
-void Worker::barrier(unsigned line, const char* file) {
+int Worker::barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file) {
   CudaThread& t = current();
-  t.state = CudaThread::State::waiting;
-  t.barrier_line = line;
-  t.barrier_file = file;
+  t.state = CudaThread::State::at_barrier;
+  t.wait_line = line;
+  t.wait_file = file;
+  t.predicate = predicate;
   ++barrier_waits_;
-  pass_on(t.linear);
-  if (stopping_) throw ThreadAborted{};
+  wait_here(t.linear);
   t.state = CudaThread::State::ready;
+  switch (reduce) {
+    case cuda_cpu::BarrierReduce::count: return predicates_true_;
+    case cuda_cpu::BarrierReduce::all: return predicates_true_ == predicates_seen_ ? 1 : 0;
+    case cuda_cpu::BarrierReduce::any: return predicates_true_ > 0 ? 1 : 0;
+    case cuda_cpu::BarrierReduce::none: break;
+  }
+  return 0;
+}
+
+void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
+                             const void* context, unsigned line, const char* file) {
+  CudaThread& t = current();
+  t.wait_line = line;  // also the line of accesses made for the collective (lane_access)
+  t.wait_file = file;
+  unsigned bit = 1u << t.lane;
+  if (!(mask & bit)) warp_misuse(op, t.lane, "its own lane is not in the mask");
+  WarpMeeting& m = meetings_[t.warp];
+  if (m.arrived == 0) {
+    m.op = op;
+    m.mask = mask;
+    m.line = line;
+    m.file = file;
+    m.complete = complete;
+    m.context = context;
+  } else if (m.op != op || m.mask != mask) {
+    // Lanes of one warp at different collectives (or with different masks): they can never
+    // meet. CUDA lets matching __syncwarp()s sit on different lines, but not different ops.
+    record_divergence(FindingKind::warp_divergence, warp_op_name(op), t.warp, mask | m.mask);
+    throw ThreadAborted{};
+  }
+  m.lane_data[t.lane] = lane_data;
+  m.arrived |= bit;
+  unsigned first = t.warp * kWarpSize;
+  unsigned lanes_here = std::min(kWarpSize, n_ - first);
+  unsigned existing = lanes_here == kWarpSize ? ~0u : (1u << lanes_here) - 1u;
+  unsigned needed = mask & existing;
+  if ((m.arrived & needed) != needed) {
+    t.state = CudaThread::State::at_warp_collective;
+    wait_here(t.linear);
+    t.state = CudaThread::State::ready;
+    return;
+  }
+  // The last lane to arrive does the collective's work for all of them.
+  WarpMeeting done = m;
+  m = WarpMeeting{};
+  done.complete(done.lane_data, done.arrived, done.context);
+  if (op == WarpOp::syncwarp) ++warp_syncs_[t.warp];
+  for (unsigned l = 0; l < lanes_here; ++l) {
+    if (l == t.lane || !(done.arrived & (1u << l))) continue;
+    threads_[first + l].state = CudaThread::State::ready;
+    queue_.push_back(first + l);
+  }
+}
+
+void Worker::warp_misuse(WarpOp op, unsigned lane, const char* what) {
+  CudaThread& t = current();
+  RawFinding f{};
+  f.kind = FindingKind::warp_misuse;
+  f.block = block_;
+  f.thread = t.warp * kWarpSize + lane;
+  f.op = cuda_cpu::warp_op_name(op);
+  f.warp = t.warp;
+  f.line = t.wait_line;
+  f.file = t.wait_file;
+  std::snprintf(f.detail, sizeof f.detail, "%s", what);
+  stop_grid_with(f);
+}
+
+unsigned Worker::active_mask() const {
+  const CudaThread& me = threads_[running_];
+  unsigned mask = 0, first = me.warp * kWarpSize;
+  for (unsigned l = 0; l < kWarpSize && first + l < n_; ++l) {
+    auto s = threads_[first + l].state;
+    if (s != CudaThread::State::exited && s != CudaThread::State::aborted) mask |= 1u << l;
+  }
+  return mask;
+}
+
+void Worker::stop_grid_with(RawFinding& f) {
+  plan_.report->add(f);
+  plan_.report->stop.store(1);
+  throw ThreadAborted{};
 }
 
 void Worker::order_queue(std::vector<unsigned>& queue, std::uint64_t phase) {
@@ -152,79 +256,108 @@ void Worker::run(std::atomic<std::uint64_t>& next_block) {
 void Worker::run_block(std::uint64_t block) {
   block_ = block;
   Dim3 b = plan_.config.grid.unlinear(block);
+  builtin_block_idx = uint3{b.x, b.y, b.z};
   for (CudaThread& t : threads_) {
-    t.context.block_idx = uint3{b.x, b.y, b.z};
     t.state = CudaThread::State::ready;
     t.global_loads = 0;
+    t.copies.reset();
   }
+  std::fill(meetings_.begin(), meetings_.end(), WarpMeeting{});
+  std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
   checks_.new_block();
   queue_.resize(n_);
   for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
   for (phase_ = 0;; ++phase_) {
     order_queue(queue_, phase_);
     pos_ = 0;
-    switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has blocked
-    if (!release_barrier()) break;
+    switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
+    if (!end_of_phase()) break;
   }
+  checks_.end_block();
   for (const CudaThread& t : threads_) {
     total_loads_ += t.global_loads;
-    if (t.global_loads > max_loads_) {
-      max_loads_ = t.global_loads, max_loads_block_ = block, max_loads_thread_ = t.linear;
-    }
+    if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block, max_loads_thread_ = t.linear;
   }
   plan_.report->threads_run.fetch_add(n_, std::memory_order_relaxed);
 }
 
-// Every runnable thread is now waiting at a barrier, has returned, or was aborted. Decides
-// whether the barrier opens (true) or the block is over.
-bool Worker::release_barrier() {
-  std::vector<unsigned> waiting;
-  bool exited = false, aborted = false, several_barriers = false;
+// Every runnable thread now waits at a barrier or a warp collective, has returned, or was
+// aborted. Decides whether the barrier opens (true) or the block is over.
+bool Worker::end_of_phase() {
+  std::vector<unsigned> at_barrier;
+  bool exited = false, aborted = false, several_barriers = false, at_collective = false;
   for (const CudaThread& t : threads_) {
-    if (t.state == CudaThread::State::waiting) {
-      if (!waiting.empty() && (threads_[waiting[0]].barrier_line != t.barrier_line ||
-                               threads_[waiting[0]].barrier_file != t.barrier_file))
+    if (t.state == CudaThread::State::at_barrier) {
+      if (!at_barrier.empty() && (threads_[at_barrier[0]].wait_line != t.wait_line ||
+                                  threads_[at_barrier[0]].wait_file != t.wait_file))
         several_barriers = true;
-      waiting.push_back(t.linear);
+      at_barrier.push_back(t.linear);
     }
+    at_collective |= t.state == CudaThread::State::at_warp_collective;
     exited |= t.state == CudaThread::State::exited;
     aborted |= t.state == CudaThread::State::aborted;
   }
-  if (waiting.empty()) return false;
-  // After a thread was aborted for another mistake, the rest still run to the end (to
-  // find more), without blaming the barrier for the missing thread.
-  if (!aborted && (exited || several_barriers)) {
-    record_divergence(waiting);
+  if (at_barrier.empty() && !at_collective) return false;
+  if (aborted) {
+    // After a thread was stopped for another mistake, the others are not blamed for it:
+    // a barrier opens without it; a warp collective that waits for it ends quietly.
+    if (at_collective || plan_.report->stop.load()) {
+      stop_waiting_threads();
+      return false;
+    }
+  } else if (at_collective) {
+    for (unsigned w = 0; w < warps_; ++w)
+      if (meetings_[w].arrived) {
+        record_divergence(FindingKind::warp_divergence, cuda_cpu::warp_op_name(meetings_[w].op), w, meetings_[w].mask);
+        break;
+      }
+    plan_.report->stop.store(1);
+    stop_waiting_threads();
+    return false;
+  } else if (exited || several_barriers) {
+    record_divergence(FindingKind::barrier_divergence, "__syncthreads()", 0, 0);
     plan_.report->stop.store(1);
     stop_waiting_threads();
     return false;
   }
+  // The barrier opens: __syncthreads_count/and/or read the predicates of those that reached it.
+  predicates_true_ = 0;
+  for (unsigned i : at_barrier) predicates_true_ += threads_[i].predicate != 0;
+  predicates_seen_ = static_cast<int>(at_barrier.size());
   checks_.next_epoch();
-  queue_ = std::move(waiting);
+  queue_ = std::move(at_barrier);
   return true;
 }
 
 void Worker::stop_waiting_threads() {
   std::vector<unsigned> waiting;
   for (const CudaThread& t : threads_)
-    if (t.state == CudaThread::State::waiting) waiting.push_back(t.linear);
+    if (t.state == CudaThread::State::at_barrier || t.state == CudaThread::State::at_warp_collective)
+      waiting.push_back(t.linear);
+  if (waiting.empty()) return;
   stopping_ = true;
   queue_ = std::move(waiting);
   pos_ = 0;
-  switch_to(n_, queue_[pos_++]);  // each one unwinds out of its barrier
+  switch_to(n_, queue_[pos_++]);  // each one unwinds out of its wait
   stopping_ = false;
 }
 
-void Worker::record_divergence(const std::vector<unsigned>& waiting) {
+// Groups the threads of the block (barriers) or of one warp's mask (collectives) by what
+// they are doing, for the finding.
+void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask) {
   RawFinding f{};
-  f.kind = FindingKind::barrier_divergence;
+  f.kind = kind;
   f.block = block_;
-  f.thread = waiting.front();
-  auto add_to_group = [&](bool exited, const CudaThread& t) {
+  f.op = op;
+  f.warp = warp;
+  f.mask = mask;
+  auto add_to_group = [&](const CudaThread& t) {
+    bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
+    const char* at = exited ? "" : waits_at(t, meetings_);
     for (unsigned g = 0; g < f.group_count; ++g) {
       RawGroup& group = f.groups[g];
       if (group.exited == (exited ? 1u : 0u) &&
-          (exited || (group.line == t.barrier_line && group.file == t.barrier_file))) {
+          (exited || (group.line == t.wait_line && group.file == t.wait_file && group.waits_at == at))) {
         if (group.count < kGroupSample) group.sample[group.count] = t.linear;
         ++group.count;
         return;
@@ -233,14 +366,20 @@ void Worker::record_divergence(const std::vector<unsigned>& waiting) {
     if (f.group_count == kMaxGroups) return;
     RawGroup& group = f.groups[f.group_count++];
     group.exited = exited ? 1 : 0;
-    group.line = exited ? 0 : t.barrier_line;
-    group.file = exited ? "" : t.barrier_file;
+    group.line = exited ? 0 : t.wait_line;
+    group.file = exited ? "" : t.wait_file;
+    group.waits_at = at;
     group.count = 1;
     group.sample[0] = t.linear;
   };
+  bool first = true;
   for (const CudaThread& t : threads_) {
-    if (t.state == CudaThread::State::waiting) add_to_group(false, t);
-    if (t.state == CudaThread::State::exited) add_to_group(true, t);
+    bool counts = kind == FindingKind::barrier_divergence
+                      ? t.state != CudaThread::State::ready && t.state != CudaThread::State::aborted
+                      : t.warp == warp && (mask & (1u << t.lane)) != 0;
+    if (!counts) continue;
+    if (first) f.thread = t.linear, first = false;
+    add_to_group(t);
   }
   plan_.report->add(f);
 }
@@ -253,34 +392,9 @@ void Worker::fold_statistics() {
   }
   bool earlier = max_loads_block_ < r.max_loads_block ||
                  (max_loads_block_ == r.max_loads_block && max_loads_thread_ < r.max_loads_thread);
-  if (max_loads_ > r.max_loads || (max_loads_ == r.max_loads && max_loads_ > 0 && earlier)) {
+  if (max_loads_ > r.max_loads || (max_loads_ == r.max_loads && max_loads_ > 0 && earlier))
     r.max_loads = max_loads_, r.max_loads_block = max_loads_block_, r.max_loads_thread = max_loads_thread_;
-  }
   r.lock.clear(std::memory_order_release);
 }
 
 }  // namespace engine::cpu
-
-void cuda_cpu::syncthreads(unsigned line, const char* file) {
-  engine::cpu::Worker* w = engine::cpu::current_worker;
-  if (w == nullptr || cuda_cpu_current_thread == nullptr) {
-    std::fprintf(stderr, "__syncthreads() called outside a kernel\n");
-    std::abort();
-  }
-  w->barrier(line, file);
-}
-
-void cuda_cpu::trap(unsigned line, const char* file) {
-  engine::cpu::Worker* w = engine::cpu::current_worker;
-  if (w == nullptr || cuda_cpu_current_thread == nullptr) std::abort();
-  engine::cpu::RawFinding f{};
-  f.kind = engine::FindingKind::fault;
-  f.block = w->current_block();
-  f.thread = w->current().linear;
-  f.line = line;
-  f.file = file;
-  std::snprintf(f.detail, sizeof f.detail, "the kernel called __trap()");
-  w->plan().report->add(f);
-  w->plan().report->stop.store(1);
-  throw engine::cpu::ThreadAborted{};
-}

@@ -1,7 +1,9 @@
 // One worker per core. A worker runs one block at a time: each CUDA thread of the block
 // is a fiber (Boost.Context) on a pooled stack, and the worker switches between them only
-// at __syncthreads() and when a thread returns. So a barrier is a true barrier, and all
-// threads of a block see the same __shared__ storage (this OS thread's thread_local).
+// where CUDA threads wait for each other: at __syncthreads(), at warp collectives
+// (__shfl_sync, __syncwarp, wmma, ...), and when a thread returns. So a barrier is a true
+// barrier, and all threads of a block see the same __shared__ storage (this OS thread's
+// thread_local).
 #pragma once
 
 #include <atomic>
@@ -10,21 +12,21 @@
 #include <vector>
 
 #include "access_checks.h"
+#include "cuda_thread.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "grid_plan.h"
 
 namespace engine::cpu {
 
-struct CudaThread {
-  cuda_cpu::ThreadContext context;  // first: cuda_cpu_current_thread points at it
-  unsigned linear = 0;
-  // Warps are 32 consecutive linear threads, as on a GPU: the unit that __syncwarp and
-  // __shfl_*_sync will synchronise (a warp-sized phase of the same scheduler).
-  unsigned warp = 0, lane = 0;
-  enum class State : std::uint8_t { ready, waiting, exited, aborted } state = State::ready;
-  unsigned barrier_line = 0;
-  const char* barrier_file = "";
-  std::uint64_t global_loads = 0;
+// A warp collective that some lanes have reached and others not yet.
+struct WarpMeeting {
+  cuda_cpu::WarpOp op{};
+  unsigned mask = 0, arrived = 0;
+  unsigned line = 0;
+  const char* file = "";
+  void* lane_data[kWarpSize] = {};
+  cuda_cpu::WarpComplete complete = nullptr;
+  const void* context = nullptr;
 };
 
 class Worker {
@@ -38,38 +40,51 @@ class Worker {
   void run(std::atomic<std::uint64_t>& next_block);
 
   // Called on a CUDA thread's fiber.
-  void barrier(unsigned line, const char* file);
-  CudaThread& current() {
-    return *reinterpret_cast<CudaThread*>(const_cast<cuda_cpu::ThreadContext*>(cuda_cpu_current_thread));
-  }
+  int barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file);
+  void warp_collective(cuda_cpu::WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
+                       const void* context, unsigned line, const char* file);
+  [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const char* what);
+  unsigned active_mask() const;
+  CudaThread& current() { return threads_[running_]; }
+  CudaThread& thread(unsigned linear) { return threads_[linear]; }
   std::uint64_t current_block() const { return block_; }
   AccessChecks& checks() { return checks_; }
   const GridPlan& plan() const { return plan_; }
   bool in_stack_guard(std::uintptr_t address) const;
+  // A finding that stops the whole grid, raised on the current thread.
+  [[noreturn]] void stop_grid_with(RawFinding& f);
+  // Counts completed __syncwarp()s of a warp: accesses on either side are ordered.
+  std::uint32_t warp_syncs(unsigned warp) const { return warp_syncs_[warp]; }
 
  private:
   void make_fibers();
   boost::context::fiber thread_main(unsigned slot, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
-  bool release_barrier();  // false when the block must stop
+  bool end_of_phase();  // false when the block is over
   void stop_waiting_threads();
   void switch_to(unsigned self, unsigned target);
   void pass_on(unsigned self);
+  void wait_here(unsigned self);
   void order_queue(std::vector<unsigned>& queue, std::uint64_t phase);
-  void record_divergence(const std::vector<unsigned>& waiting);
+  void record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask);
   void fold_statistics();
 
   const GridPlan& plan_;
   unsigned index_;
   unsigned n_;  // threads per block; slot n_ is the scheduler (this OS thread's own stack)
+  unsigned warps_;
   std::vector<CudaThread> threads_;
   std::vector<boost::context::fiber> handles_;
+  std::vector<WarpMeeting> meetings_;
+  std::vector<std::uint32_t> warp_syncs_;
+  unsigned running_ = 0;
   unsigned came_from_ = 0;
   std::vector<unsigned> queue_;
   std::size_t pos_ = 0;
   bool stopping_ = false;
   std::uint64_t block_ = 0;
   std::uint64_t phase_ = 0;
+  int predicates_true_ = 0, predicates_seen_ = 0;  // at the last barrier, for count/and/or
 
   char* stacks_ = nullptr;
   std::size_t stack_stride_ = 0;
@@ -84,5 +99,7 @@ class Worker {
 
 // The worker of this OS thread while it runs a grid; null elsewhere.
 extern __thread Worker* current_worker;
+// The CUDA thread running on this OS thread; null outside kernel code.
+extern __thread CudaThread* current_thread;
 
 }  // namespace engine::cpu

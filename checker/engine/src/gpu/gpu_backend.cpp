@@ -49,7 +49,16 @@ class GpuBackend final : public Backend {
     l.max_block = Dim3(props_.maxThreadsDim[0], props_.maxThreadsDim[1], props_.maxThreadsDim[2]);
     l.max_grid = Dim3(props_.maxGridSize[0], props_.maxGridSize[1], props_.maxGridSize[2]);
     l.max_shared_per_block = props_.sharedMemPerBlock;
+    l.max_shared_optin = props_.sharedMemPerBlockOptin;
     return l;
+  }
+
+  void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {
+    ensure_usable();
+    std::string refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
+    if (!refused.empty()) throw Error(refused);
+    CUDA_CHECK(cudaFuncSetAttribute(kernel.address, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    max_dynamic_[kernel.address] = bytes;
   }
 
   void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) override {
@@ -92,7 +101,9 @@ class GpuBackend final : public Backend {
     LaunchResult result;
     cudaFuncAttributes attr{};
     CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel.address));
-    result.rejected = check_launch_config(config, limits(), attr.sharedSizeBytes, kernel.name);
+    auto raised = max_dynamic_.find(kernel.address);
+    result.rejected = check_launch_config(config, limits(), attr.sharedSizeBytes,
+                                          raised == max_dynamic_.end() ? 0 : raised->second, kernel.name);
     if (result.rejected.empty() && config.block.count() > static_cast<unsigned>(attr.maxThreadsPerBlock))
       result.rejected = "too many resources requested for launch: " + std::string(kernel.name) + " uses " +
                         std::to_string(attr.numRegs) + " registers per thread, which allows at most " +
@@ -196,6 +207,7 @@ class GpuBackend final : public Backend {
   cudaDeviceProp props_{};
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::map<char*, Allocation> allocations_;
+  std::map<const void*, std::size_t> max_dynamic_;  // kernels allowed more dynamic shared memory
   bool lost_ = false;
   bool canaries_ = true;
 };

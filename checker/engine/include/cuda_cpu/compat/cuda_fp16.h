@@ -11,29 +11,37 @@
 // host as well. Not here: bfloat16, shuffles, atomics, the transcendental functions
 // (hexp, hlog, hsin, ...) and cache-hinted loads other than the generic __ldg.
 //
-// Numerics (each rule checked against an H100, see tests/engine/test_fp16.cpp and
-// tests/engine/fp16_kernels.cu):
+// Numerics. Each rule below was compared bit for bit with an H100 (sm_90, CUDA 13.0) running
+// CUDA's header, through the kernels of tests/engine/fp16_kernels.cu: every float, every
+// int, every pair of halves (with a third operand chosen per pair for fma), random doubles
+// and __half2 lanes. tests/engine/test_fp16.cpp checks the same rules against independent
+// references on the host.
 // - Every rounding is done on integers (bit manipulation), never through _Float16 or a
 //   wider float type that could round twice. Subnormals are kept, never flushed.
-// - add, sub, mul, fma and the conversions are correctly rounded in the mode named
-//   (round to nearest even unless _rz/_rd/_ru says otherwise): sums and products are
-//   formed exactly in integers, then rounded once.
-// - A NaN result of arithmetic or of a float->half conversion is the canonical NaN 0x7FFF
-//   (CUDA's CUDART_NAN_FP16), whatever the inputs' payloads and signs; for __half2, per
-//   half. __half2float of any NaN gives the canonical float NaN 0x7FFFFFFF.
-// - __hneg and __habs only flip or clear the sign bit; a NaN's payload is kept.
-// - __hmax/__hmin return the other input when one is NaN, 0x7FFF when both are, and order
-//   -0 below +0; the _nan variants return 0x7FFF when either input is NaN.
-// - __hdiv is not a correctly rounded division on the GPU: CUDA computes it as
-//   float(a) * rcp.approx(float(b)), rounded to half, with one correction step for tiny
-//   results. That is reproduced here step by step (see fp16_detail::divide).
-// - hsqrt, hrsqrt and hrcp round the float result of the GPU's approximate unit to half;
-//   for half inputs that equals the correctly rounded result, which is what is computed.
+// - Conversions, add, sub, mul, fma and div are correctly rounded in the mode named (round
+//   to nearest even unless _rz/_rd/_ru says otherwise): sums, products and quotients are
+//   formed exactly in integers and rounded once. (CUDA's __hdiv goes through an approximate
+//   float reciprocal, but its results equal the correctly rounded quotient for all 2^32
+//   pairs.) Overflow gives infinity, or the largest finite half where the rounding mode
+//   points toward zero.
+// - A NaN result is the canonical NaN 0x7FFF (CUDART_NAN_FP16), whatever the inputs'
+//   payloads and signs: arithmetic, __hneg and __habs (the GPU's neg.f16/abs.f16 do not just
+//   flip a bit), the rounding functions, float -> half. For __half2, per half. The one
+//   exception is double -> half, which keeps the NaN's sign and the top 10 payload bits
+//   (quieted). __half2float of any NaN gives the float 0x7FFFFFFF.
+// - __hmax/__hmin return the other input when one is NaN, 0x7FFF when both are, and put -0
+//   below +0; the _nan variants return 0x7FFF when either input is NaN. _sat results are
+//   clamped to [+0, 1] with NaN to +0; _relu results clamp negatives (and -0) to +0.
+// - half -> integer rounds in the mode named, saturates to the type's range, and maps NaN
+//   to 0 (to 0x8000000000000000 for the 64-bit types).
+// - hsqrt, hrsqrt and hrcp are correctly rounded here; the GPU's approximate float unit
+//   gives the same halves for all 65536 inputs.
 //
-// Caveat for kernels: on the GPU, `a * b + c` written with __hmul/__hadd or the operators
-// may be contracted by ptxas into one fused multiply-add (one rounding instead of two);
-// the CPU backend always rounds twice. __hmul_rn/__hadd_rn/__hsub_rn, or __hfma itself,
-// give the same bits on both backends.
+// Caveat for kernels: on the GPU, ptxas fuses `a * b + c` into one fma when it is written
+// with the operators or with __hmul/__hadd (`acc += a * b` too: on the H100 every such
+// case came out as the fma), while the CPU backend rounds the product and then the sum.
+// Kernels that must agree bit for bit write __hfma, or __hmul_rn/__hadd_rn, which PTX
+// never fuses.
 #pragma once
 
 #include <climits>
@@ -163,8 +171,10 @@ inline std::uint16_t from_double(double d, Round mode) {
   const std::uint64_t field = (u >> 52) & 0x7FFu;
   const std::uint64_t mantissa = u & 0xFFFFFFFFFFFFFull;
   if (field == 0x7FF) {
-    if (mantissa != 0) return kCanonicalNaN;
-    return static_cast<std::uint16_t>((negative ? 0x8000u : 0u) | kInfinity);
+    // Unlike float -> half, the GPU's double -> half keeps a NaN's sign and the top 10 bits
+    // of its payload, and makes it quiet.
+    const std::uint64_t payload = mantissa != 0 ? (0x200u | (mantissa >> 42)) : 0u;
+    return static_cast<std::uint16_t>((negative ? 0x8000u : 0u) | kInfinity | payload);
   }
   if (field == 0 && mantissa == 0) return negative ? 0x8000u : 0u;
   const std::uint64_t sig = field == 0 ? mantissa : (mantissa | 0x10000000000000ull);
@@ -274,7 +284,10 @@ inline std::uint16_t add(std::uint16_t a, std::uint16_t b) {
                        Round::nearest_even);
 }
 
-inline std::uint16_t negate(std::uint16_t a) { return static_cast<std::uint16_t>(a ^ 0x8000u); }
+// Sign flips; a NaN comes out as the canonical NaN, as from neg.f16 on the GPU.
+inline std::uint16_t negate(std::uint16_t a) {
+  return is_nan(a) ? kCanonicalNaN : static_cast<std::uint16_t>(a ^ 0x8000u);
+}
 
 inline std::uint16_t multiply(std::uint16_t a, std::uint16_t b) {
   if (is_nan(a) || is_nan(b)) return kCanonicalNaN;
@@ -338,8 +351,11 @@ inline std::uint16_t fma(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
                        Round::nearest_even);
 }
 
-// a / b, correctly rounded (the reference the tests compare CUDA's __hdiv against).
-inline std::uint16_t divide_exact(std::uint16_t a, std::uint16_t b) {
+// a / b, correctly rounded. CUDA computes __hdiv on the GPU as float(a) * rcp.approx(float(b))
+// rounded to half, plus one correction step for tiny results; on an H100 that gave the
+// correctly rounded quotient for all 2^32 pairs of halves, although rcp.approx itself is not
+// correctly rounded for 8054 of the 63488 non-NaN halves. Here: exact integer division.
+inline std::uint16_t divide(std::uint16_t a, std::uint16_t b) {
   if (is_nan(a) || is_nan(b)) return kCanonicalNaN;
   const bool negative = sign_of(a) != sign_of(b);
   const std::uint16_t sign = negative ? 0x8000u : 0u;
@@ -352,35 +368,6 @@ inline std::uint16_t divide_exact(std::uint16_t a, std::uint16_t b) {
   const std::uint64_t q = numerator / y.sig;
   const bool inexact = numerator % y.sig != 0;
   return round_to_half(negative, q, x.exp - y.exp - 40, inexact, Round::nearest_even);
-}
-
-// rcp.approx.ftz.f32 for the floats that halves convert to: the GPU's reciprocal of a
-// float with 10 significant bits is its correctly rounded reciprocal (checked on an H100
-// for all 65536 halves), so it is computed exactly here (a double quotient of two such
-// floats is correctly rounded, and rounding it to float cannot round twice wrongly: the
-// quotient is never within 2^-53 relative of a float midpoint unless it is one).
-inline float reciprocal_of_half_valued(float x) {
-  if (std::isnan(x)) return bits_float(0x7FFFFFFFu);
-  if (x == 0.0f) return std::signbit(x) ? -INFINITY : INFINITY;
-  if (std::isinf(x)) return std::signbit(x) ? -0.0f : 0.0f;
-  return static_cast<float>(1.0 / static_cast<double>(x));
-}
-
-// CUDA's __hdiv, step for step: a quotient from the approximate reciprocal, rounded to half;
-// when that is a tiny nonzero subnormal, one Newton correction in float first.
-inline std::uint16_t divide(std::uint16_t a, std::uint16_t b) {
-  const float fa = to_float(a);
-  const float fb = to_float(b);
-  const float rcp = reciprocal_of_half_valued(fb);
-  float fv = rcp * fa;
-  std::uint16_t v = from_float(fv, Round::nearest_even);
-  const std::uint16_t magnitude = v & 0x7FFFu;
-  if (magnitude < 0x008Fu && magnitude != 0) {
-    const float err = std::fma(-fb, fv, fa);
-    fv = std::fma(rcp, err, fv);
-    v = from_float(fv, Round::nearest_even);
-  }
-  return v;
 }
 
 inline std::uint16_t saturate(std::uint16_t h) {  // clamp to [+0, 1], NaN to +0
@@ -699,8 +686,12 @@ CUDA_CPU_FP16_FROM_INT_ALL(ull, unsigned long long)
 
 namespace cuda_cpu {
 namespace fp16_detail {
-inline std::uint16_t subtract(std::uint16_t a, std::uint16_t b) { return add(a, negate(b)); }
-inline std::uint16_t absolute(std::uint16_t a) { return static_cast<std::uint16_t>(a & 0x7FFFu); }
+inline std::uint16_t subtract(std::uint16_t a, std::uint16_t b) {
+  return add(a, static_cast<std::uint16_t>(b ^ 0x8000u));  // a NaN b stays a NaN
+}
+inline std::uint16_t absolute(std::uint16_t a) {  // NaN gives the canonical NaN, as abs.f16
+  return is_nan(a) ? kCanonicalNaN : static_cast<std::uint16_t>(a & 0x7FFFu);
+}
 }  // namespace fp16_detail
 }  // namespace cuda_cpu
 

@@ -1,0 +1,80 @@
+// CUDA's warp-level functions for the CPU backend. Each is a warp collective: every lane
+// named in the mask must call it; the engine lets the lanes of a warp meet there, exactly
+// as the hardware does for the *_sync functions.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda_cpu/runtime_hooks.h"
+
+namespace cuda_cpu {
+
+// What one lane brings to a shuffle, vote or __syncwarp, and what it takes away.
+struct WarpLane {
+  std::uint64_t value = 0;  // the lane's var (shuffles) or predicate (votes)
+  int param = 0;            // srcLane, delta or laneMask
+  int width = 32;
+  std::uint64_t result = 0;
+};
+
+void complete_warp_lanes(void* const* lane_data, unsigned mask, const void* op);
+
+template <typename T>
+inline T warp_exchange(WarpOp op, unsigned mask, T var, int param, int width, unsigned line, const char* file) {
+  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,
+                "the __shfl functions move values of at most 8 bytes (int, float, double, __half2, ...)");
+  WarpLane lane;
+  std::memcpy(&lane.value, &var, sizeof(T));
+  lane.param = param;
+  lane.width = width;
+  warp_collective(op, mask, &lane, &complete_warp_lanes, &op, line, file);
+  T out;
+  std::memcpy(&out, &lane.result, sizeof(T));
+  return out;
+}
+
+}  // namespace cuda_cpu
+
+inline void __syncwarp(unsigned mask = 0xFFFFFFFFu, unsigned line = __builtin_LINE(),
+                       const char* file = __builtin_FILE()) {
+  cuda_cpu::WarpLane lane;
+  cuda_cpu::WarpOp op = cuda_cpu::WarpOp::syncwarp;
+  cuda_cpu::warp_collective(op, mask, &lane, &cuda_cpu::complete_warp_lanes, &op, line, file);
+}
+
+template <typename T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize, unsigned line = __builtin_LINE(),
+                     const char* file = __builtin_FILE()) {
+  return cuda_cpu::warp_exchange(cuda_cpu::WarpOp::shfl, mask, var, src_lane, width, line, file);
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize, unsigned line = __builtin_LINE(),
+                        const char* file = __builtin_FILE()) {
+  return cuda_cpu::warp_exchange(cuda_cpu::WarpOp::shfl_up, mask, var, static_cast<int>(delta), width, line, file);
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
+                          unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return cuda_cpu::warp_exchange(cuda_cpu::WarpOp::shfl_down, mask, var, static_cast<int>(delta), width, line, file);
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize, unsigned line = __builtin_LINE(),
+                         const char* file = __builtin_FILE()) {
+  return cuda_cpu::warp_exchange(cuda_cpu::WarpOp::shfl_xor, mask, var, lane_mask, width, line, file);
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate, unsigned line = __builtin_LINE(),
+                              const char* file = __builtin_FILE()) {
+  return static_cast<unsigned>(
+      cuda_cpu::warp_exchange(cuda_cpu::WarpOp::ballot, mask, predicate != 0 ? 1u : 0u, 0, 32, line, file));
+}
+inline int __any_sync(unsigned mask, int predicate, unsigned line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(cuda_cpu::warp_exchange(cuda_cpu::WarpOp::any, mask, predicate != 0 ? 1u : 0u, 0, 32, line, file));
+}
+inline int __all_sync(unsigned mask, int predicate, unsigned line = __builtin_LINE(),
+                      const char* file = __builtin_FILE()) {
+  return static_cast<int>(cuda_cpu::warp_exchange(cuda_cpu::WarpOp::all, mask, predicate != 0 ? 1u : 0u, 0, 32, line, file));
+}
+inline unsigned __activemask() { return cuda_cpu::active_mask(); }

@@ -1,0 +1,125 @@
+// The engine's side of the kernels' instrumentation. Kernel code for the CPU backend is
+// compiled by clang with -fsanitize=address in its "call a function for every access" mode
+// (checker/cmake/KernelTargets.cmake), but linked without AddressSanitizer's runtime: these
+// functions are the runtime. So every load and store the compiled kernel makes, and every
+// memcpy, memmove and memset the compiler turned its copies into, reaches AccessChecks
+// with its address, its size and the return address into the kernel (its source line).
+#include <cstring>
+
+#include "worker.h"
+
+namespace {
+
+using engine::cpu::AccessChecks;
+using engine::cpu::current_thread;
+using engine::cpu::current_worker;
+using engine::cpu::fast_path;
+
+__attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write, void* return_address, bool shaped) {
+  engine::cpu::CudaThread* t = current_thread;
+  if (t == nullptr) return;  // host code, or the engine itself
+  current_worker->checks().full_check(a, size, write, reinterpret_cast<engine::cpu::Site>(return_address), *t, shaped);
+}
+
+// The accesses that dominate a matmul kernel, settled without a call: a shared access with
+// no other thread's conflicting access to the same word since the last barrier (recorded
+// here exactly as the full check records it), and an aligned global access inside its
+// buffer. Anything else (a possible race, a word an asynchronous copy will write, an
+// access across words, an out-of-bounds or misaligned one) takes the full check.
+template <unsigned Size, bool Write>
+__attribute__((always_inline)) inline void checked(std::uintptr_t a, void* return_address) {
+  const engine::cpu::FastPath& f = fast_path;
+  if (f.me == 0) return;  // host code, or the engine itself
+  if (!f.full_checks_only) {
+    std::uintptr_t shared_offset = a - f.shared_lo;
+    if (shared_offset < f.shared_span) {
+      if (Size <= 4 && ((a & 3) + Size) <= 4) {
+        std::size_t i = shared_offset >> 2;
+        auto& w = static_cast<AccessChecks::Word*>(const_cast<void*>(f.shadow))[i];
+        if (w.epoch != f.epoch) {
+          w = AccessChecks::Word{};
+          w.epoch = f.epoch;
+        }
+        auto site = reinterpret_cast<std::uintptr_t>(return_address);
+        if (!Write) {
+          if (w.writer == 0 || w.writer == f.me) {
+            if (w.reader == f.me || w.many_readers) return;
+            if (w.reader == 0) {
+              w.reader = f.me, w.reader_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.reader_site[i] = site;
+            } else {
+              w.other_reader = f.me, w.many_readers = 1;
+            }
+            return;
+          }
+        } else if ((w.writer == 0 || w.writer == f.me) && (w.reader == 0 || w.reader == f.me) && !w.many_readers) {
+          w.writer = f.me, w.writer_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.writer_site[i] = site;
+          return;
+        }
+      }
+    } else if (a - f.arena_base < engine::cpu::DeviceArena::span()) {
+      std::size_t slot = (a - f.arena_base) >> engine::cpu::DeviceArena::kSlotBits;
+      if (a >= f.buffer_begin[slot] && a + Size <= f.buffer_end[slot] && (Size < 8 || (a & (Size - 1)) == 0)) {
+        if (!Write) ++*f.loads;
+        return;
+      }
+    } else {
+      return;  // not device memory: the thread's stack, the program's data
+    }
+  }
+  check(a, Size, Write, return_address, true);
+}
+
+}  // namespace
+
+extern "C" {
+
+// Called by the module constructor that the instrumentation adds: nothing to set up.
+void __asan_init() {}
+void __asan_version_mismatch_check_v8() {}
+void __asan_handle_no_return() {}
+
+#define ENGINE_ACCESS_CALLBACKS(bytes)                                                                      \
+  void __asan_load##bytes(std::uintptr_t a) { checked<bytes, false>(a, __builtin_return_address(0)); }         \
+  void __asan_store##bytes(std::uintptr_t a) { checked<bytes, true>(a, __builtin_return_address(0)); }         \
+  void __asan_load##bytes##_noabort(std::uintptr_t a) { checked<bytes, false>(a, __builtin_return_address(0)); } \
+  void __asan_store##bytes##_noabort(std::uintptr_t a) { checked<bytes, true>(a, __builtin_return_address(0)); }
+ENGINE_ACCESS_CALLBACKS(1)
+ENGINE_ACCESS_CALLBACKS(2)
+ENGINE_ACCESS_CALLBACKS(4)
+ENGINE_ACCESS_CALLBACKS(8)
+ENGINE_ACCESS_CALLBACKS(16)
+#undef ENGINE_ACCESS_CALLBACKS
+
+void __asan_loadN(std::uintptr_t a, std::uintptr_t size) {
+  check(a, static_cast<unsigned>(size), false, __builtin_return_address(0), false);
+}
+void __asan_storeN(std::uintptr_t a, std::uintptr_t size) {
+  check(a, static_cast<unsigned>(size), true, __builtin_return_address(0), false);
+}
+void __asan_loadN_noabort(std::uintptr_t a, std::uintptr_t size) {
+  check(a, static_cast<unsigned>(size), false, __builtin_return_address(0), false);
+}
+void __asan_storeN_noabort(std::uintptr_t a, std::uintptr_t size) {
+  check(a, static_cast<unsigned>(size), true, __builtin_return_address(0), false);
+}
+
+void* __asan_memcpy(void* dst, const void* src, std::size_t size) {
+  if (size) {
+    check(reinterpret_cast<std::uintptr_t>(src), static_cast<unsigned>(size), false, __builtin_return_address(0), false);
+    check(reinterpret_cast<std::uintptr_t>(dst), static_cast<unsigned>(size), true, __builtin_return_address(0), false);
+  }
+  return std::memcpy(dst, src, size);
+}
+void* __asan_memmove(void* dst, const void* src, std::size_t size) {
+  if (size) {
+    check(reinterpret_cast<std::uintptr_t>(src), static_cast<unsigned>(size), false, __builtin_return_address(0), false);
+    check(reinterpret_cast<std::uintptr_t>(dst), static_cast<unsigned>(size), true, __builtin_return_address(0), false);
+  }
+  return std::memmove(dst, src, size);
+}
+void* __asan_memset(void* dst, int value, std::size_t size) {
+  if (size) check(reinterpret_cast<std::uintptr_t>(dst), static_cast<unsigned>(size), true, __builtin_return_address(0), false);
+  return std::memset(dst, value, size);
+}
+
+}  // extern "C"

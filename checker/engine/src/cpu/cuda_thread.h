@@ -1,0 +1,27 @@
+// One CUDA thread of the block a worker runs: its coordinates, its state in the scheduler,
+// and what the checks count for it.
+#pragma once
+
+#include <cstdint>
+
+#include "async_copies.h"
+#include "cuda_cpu/vector_types.h"
+
+namespace engine::cpu {
+
+inline constexpr unsigned kWarpSize = 32;
+
+struct CudaThread {
+  uint3 thread_idx{};
+  unsigned linear = 0;
+  // Warps are 32 consecutive linear threads, as on a GPU.
+  unsigned warp = 0, lane = 0;
+  enum class State : std::uint8_t { ready, at_barrier, at_warp_collective, exited, aborted } state = State::ready;
+  unsigned wait_line = 0;  // where it waits
+  const char* wait_file = "";
+  int predicate = 0;  // __syncthreads_count/and/or
+  std::uint64_t global_loads = 0;
+  PendingCopies copies;  // its asynchronous copies in flight
+};
+
+}  // namespace engine::cpu
