@@ -1,33 +1,11 @@
 // Everything a CUDA kernel source expects to find, for the CPU backend. The build includes
 // this before the kernel's .cu file, so the student's file is the same bytes that nvcc
 // compiles: no #ifdef in it. docs/dev/engine.md explains each choice.
-//
-// The build wraps the kernel file in a namespace of its own (so that several kernel files,
-// or two builds of one, can live in one program). Every header a kernel file may include is
-// therefore included here first, at global scope: its include guard then makes the kernel
-// file's own #include a no-op instead of declaring the standard library inside a namespace.
+// Every header a kernel file may include comes first, at global scope (see
+// kernel_std_headers.h).
 #pragma once
 
-#include <algorithm>
-#include <array>
-#include <cassert>
-#include <cfloat>
-#include <climits>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <type_traits>
-#include <utility>
-#include <vector>
+#include "kernel_std_headers.h"
 
 // CUDA's headers, in the engine's versions (checker/engine/include/cuda_cpu/compat).
 #include <cublas_v2.h>

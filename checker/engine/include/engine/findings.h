@@ -29,6 +29,9 @@ inline constexpr std::size_t kFindingKinds = 11;
 struct SourceLocation {
   std::string file;
   int line = 0;
+  // The compiler kept no line for the instruction itself (it moved or merged it), so this
+  // is the nearest line of the same code: "near line 23".
+  bool approximate = false;
   bool known() const { return line > 0; }
 };
 

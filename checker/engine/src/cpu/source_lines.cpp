@@ -11,6 +11,11 @@
 namespace engine::cpu {
 namespace {
 
+// Offsets from the call, nearest first: the call itself, then alternately the code after it
+// and before it, up to a few hundred bytes (an unrolled loop's body).
+constexpr std::size_t kProbeCount = 64;
+constexpr long probe(std::size_t i) { return i == 0 ? 0 : (i % 2 ? 1 + 8 * long(i / 2) : -8 * long(i / 2)); }
+
 bool engine_file(const std::string& file) {
   return file.find("/checker/engine/") != std::string::npos || file.find("/kernels/") != std::string::npos ||
          file.find("/usr/include/") != std::string::npos || file.find("/usr/lib/") != std::string::npos;
@@ -47,8 +52,13 @@ std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uin
   exe[len] = '\0';
   std::ostringstream cmd;
   // -a: each address's frames start with the address; -i: inlined frames, innermost first.
+  // Each return address is looked up inside the call (address - 1), and then at nearby
+  // code: where the optimizer moved or merged an access it keeps no line for it (line 0),
+  // and the nearest line of the code around it is the best that can be said.
   cmd << "addr2line -a -i -e '" << exe << "'";
-  for (std::uintptr_t a : addresses) cmd << " 0x" << std::hex << SymbolTable::self().file_address(a - 1);
+  for (std::uintptr_t a : addresses)
+    for (std::size_t p = 0; p < kProbeCount; ++p)
+      cmd << " 0x" << std::hex << SymbolTable::self().file_address(a - 1 + probe(p));
   cmd << " 2>/dev/null";
   FILE* pipe = popen(cmd.str().c_str(), "r");
   if (!pipe) return lines;
@@ -63,9 +73,14 @@ std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uin
     if (!frames.empty() && parse_frame(buf, loc)) frames.back().push_back(loc);
   }
   pclose(pipe);
-  for (std::size_t i = 0; i < addresses.size() && i < frames.size(); ++i) {
-    SourceLocation loc = choose(frames[i], kernel_source);
-    if (loc.known()) lines[addresses[i]] = loc;
+  for (std::size_t i = 0; i < addresses.size() && (i + 1) * kProbeCount <= frames.size(); ++i) {
+    for (std::size_t p = 0; p < kProbeCount; ++p) {
+      SourceLocation loc = choose(frames[i * kProbeCount + p], kernel_source);
+      if (!loc.known()) continue;
+      loc.approximate = p > 0;
+      lines[addresses[i]] = loc;
+      break;
+    }
   }
   return lines;
 }

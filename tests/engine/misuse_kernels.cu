@@ -1,0 +1,105 @@
+// Kernels that misuse the CUDA of fast kernels, one mistake each. The engine tests check
+// that each yields its finding, at its line (so these lines' numbers matter: the tests name
+// them; keep new kernels at the end).
+#include <cuda_pipeline.h>
+#include <mma.h>
+
+#include <cassert>
+
+// A lane calls __shfl_sync with a mask that leaves it out.
+__global__ void shfl_lane_not_in_mask(int* out) {
+  int lane = threadIdx.x % 32;
+  unsigned mask = lane < 16 ? 0x0000FFFFu : 0x0000FFFFu;  // lanes 16-31 are not in it
+  out[threadIdx.x] = __shfl_sync(mask, lane, 0);
+}
+
+// Lane 31 never reaches the shuffle the mask names it in.
+__global__ void shfl_missing_lane(int* out) {
+  int lane = threadIdx.x % 32;
+  int v = lane;
+  if (lane < 31) v = __shfl_sync(0xFFFFFFFFu, v, 0);
+  out[threadIdx.x] = v;
+}
+
+// Lanes read lane 20 through a mask of lanes 0-15.
+__global__ void shfl_source_outside_mask(int* out) {
+  int lane = threadIdx.x % 32;
+  if (lane < 16) out[threadIdx.x] = __shfl_sync(0x0000FFFFu, lane, 20);
+}
+
+// A float4 load from an address 4 bytes past a 16-byte boundary.
+__global__ void misaligned_float4(const float* in, float* out) {
+  float4 v = reinterpret_cast<const float4*>(in + 1)[threadIdx.x];
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+
+// A float4 load far past the end of `in` (64 floats).
+__global__ void float4_past_the_end(const float* in, float* out) {
+  float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x * 4];
+  out[threadIdx.x] = v.x;
+}
+
+// The shared tile is read before the copy into it was waited for.
+__global__ void async_read_before_wait(const float* in, float* out) {
+  __shared__ __align__(16) float tile[128];
+  __pipeline_memcpy_async(&tile[4 * threadIdx.x], &in[4 * threadIdx.x], 16);
+  __pipeline_commit();
+  out[threadIdx.x] = tile[4 * threadIdx.x];
+  __pipeline_wait_prior(0);
+}
+
+// Two groups in flight; the wait lets the newest one (which is then read) stay in flight.
+__global__ void async_wait_wrong_group(const float* in, float* out) {
+  __shared__ __align__(16) float first[128];
+  __shared__ __align__(16) float second[128];
+  __pipeline_memcpy_async(&first[4 * threadIdx.x], &in[4 * threadIdx.x], 16);
+  __pipeline_commit();
+  __pipeline_memcpy_async(&second[4 * threadIdx.x], &in[128 + 4 * threadIdx.x], 16);
+  __pipeline_commit();
+  __pipeline_wait_prior(1);
+  out[threadIdx.x] = first[4 * threadIdx.x] + second[4 * threadIdx.x];
+}
+
+// The source of a copy is overwritten before the copy was waited for.
+__global__ void async_source_overwritten(float* in, float* out) {
+  __shared__ __align__(16) float tile[128];
+  __pipeline_memcpy_async(&tile[4 * threadIdx.x], &in[4 * threadIdx.x], 16);
+  __pipeline_commit();
+  in[4 * threadIdx.x] = 0.0f;
+  __pipeline_wait_prior(0);
+  out[threadIdx.x] = tile[4 * threadIdx.x];
+}
+
+// Half the warp skips a tensor-core load.
+__global__ void wmma_lane_skips(const __half* a, float* c) {
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
+  if (threadIdx.x < 16) nvcuda::wmma::load_matrix_sync(fa, a, 16);
+  c[threadIdx.x] = 0.0f;
+}
+
+// A leading dimension that is not a multiple of 8 halves.
+__global__ void wmma_bad_ldm(const __half* a, float* c) {
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
+  nvcuda::wmma::load_matrix_sync(fa, a, 20);
+  c[threadIdx.x] = static_cast<float>(fa.x[0]);
+}
+
+// A kernel that asserts something false for thread 5.
+__global__ void failing_assert(int* out) {
+  assert(threadIdx.x != 5);
+  out[threadIdx.x] = 1;
+}
+
+// A struct copy from global into shared memory (the compiler makes it a memcpy) and a loop
+// of reads the compiler may merge, with the barrier between them missing.
+struct Pair {
+  float first, second, third;
+};
+__global__ void copy_race(const Pair* in, float* out) {
+  __shared__ Pair staged[64];
+  staged[threadIdx.x] = in[threadIdx.x];
+  float local[3];
+  const float* words = &staged[(threadIdx.x + 1) % 64].first;
+  for (int i = 0; i < 3; ++i) local[i] = words[i];
+  out[threadIdx.x] = local[0] + local[1] + local[2];
+}
