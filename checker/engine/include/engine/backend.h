@@ -45,6 +45,9 @@ struct RunOptions {
   std::uint64_t shuffle_seed = 1;
   // CPU: how many findings of each kind to keep in full (the rest are only counted).
   unsigned findings_per_kind = 4;
+  // CPU, instrumented kernels: group accesses per warp request and report bank conflicts
+  // and sectors per source location (LaunchResult::profile).
+  bool profile = false;
 };
 
 // The limits that both backends check before a launch, with CUDA's numbers (the CPU

@@ -73,6 +73,25 @@ struct Finding {
   std::string detail;  // fault, timeout, assertion, warp_misuse: what happened
 };
 
+// How efficiently one source location uses memory, as the hardware would serve its warp
+// requests (CPU backend, with RunOptions::profile): the numbers Nsight Compute shows.
+struct AccessProfile {
+  SourceLocation at;
+  std::uintptr_t site = 0;  // the engine's key for the location
+  bool shared = false, write = false;
+  unsigned access_size = 0;     // bytes per thread access (16 for a float4)
+  std::uint64_t requests = 0;   // warp instructions
+  std::uint64_t accesses = 0;   // thread accesses
+  // Shared memory: wavefronts the requests take, and the fewest they could take.
+  std::uint64_t wavefronts = 0, ideal_wavefronts = 0;
+  std::uint64_t ways_sum = 0;             // each request's worst n-way conflict, summed
+  std::uint64_t conflicted_requests = 0;  // requests with a conflict (n-way > 1)
+  unsigned worst_ways = 0;
+  // Global memory: 32-byte sectors touched, and the fewest the bytes moved need.
+  std::uint64_t sectors = 0, ideal_sectors = 0;
+  unsigned worst_sectors = 0;
+};
+
 struct LaunchStats {
   bool loads_counted = false;  // the kernel was instrumented (CPU backend with clang)
   std::uint64_t max_global_loads = 0;  // by the single busiest thread
@@ -91,6 +110,9 @@ struct LaunchResult {
   std::vector<Finding> findings;
   std::array<std::uint64_t, kFindingKinds> totals{};
   LaunchStats stats;
+  // With RunOptions::profile: one entry per source location and kind of access.
+  std::vector<AccessProfile> profile;
+  bool profile_truncated = false;  // a thread made too many accesses between two barriers
   // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
   bool device_lost = false;
 

@@ -12,6 +12,7 @@
 #include "cuda_thread.h"
 #include "device_arena.h"
 #include "grid_plan.h"
+#include "memory_profile.h"
 
 namespace engine::cpu {
 
@@ -38,6 +39,7 @@ struct FastPath {
   std::uintptr_t* writer_site = nullptr;  // AccessChecks' per-word sites of the last write/read
   std::uintptr_t* reader_site = nullptr;
   const std::uint32_t* warp_syncs = nullptr;  // the running thread's warp's __syncwarp count
+  MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
 };
 extern __thread FastPath fast_path;
 

@@ -15,9 +15,21 @@ using engine::cpu::current_thread;
 using engine::cpu::current_worker;
 using engine::cpu::fast_path;
 
+// Logs a device-memory access for the memory profile (16 bytes at most a piece: wider
+// copies are several instructions on a GPU too).
+__attribute__((noinline)) void log_for_profile(std::uintptr_t a, unsigned size, bool write, void* return_address) {
+  const engine::cpu::FastPath& f = fast_path;
+  bool shared = a - f.shared_lo < f.shared_span;
+  if (!shared && a - f.arena_base >= engine::cpu::DeviceArena::span()) return;
+  auto site = reinterpret_cast<std::uintptr_t>(return_address);
+  for (unsigned done = 0; done < size; done += 16)
+    f.profile->record(f.me - 1u, site, a + done, size - done < 16 ? size - done : 16, write, shared);
+}
+
 __attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write, void* return_address, bool shaped) {
   engine::cpu::CudaThread* t = current_thread;
   if (t == nullptr) return;  // host code, or the engine itself
+  if (fast_path.profile && !shaped) log_for_profile(a, size, write, return_address);
   current_worker->checks().full_check(a, size, write, reinterpret_cast<engine::cpu::Site>(return_address), *t, shaped);
 }
 
@@ -30,6 +42,7 @@ template <unsigned Size, bool Write>
 __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* return_address) {
   const engine::cpu::FastPath& f = fast_path;
   if (f.me == 0) return;  // host code, or the engine itself
+  if (f.profile) log_for_profile(a, Size, Write, return_address);
   if (!f.full_checks_only) {
     std::uintptr_t shared_offset = a - f.shared_lo;
     if (shared_offset < f.shared_span) {

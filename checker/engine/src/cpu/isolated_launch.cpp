@@ -232,7 +232,34 @@ LaunchResult launch_isolated(GridPlan& plan) {
     other_pcs.push_back(0);
     result.add(f);
   }
+  std::vector<std::uintptr_t> profile_sites;
+  for (std::uint32_t i = 0; i < report->profile_lines; ++i) {
+    const RawProfileLine& raw = report->profile[i];
+    AccessProfile p;
+    p.site = raw.site;
+    p.shared = raw.shared;
+    p.write = raw.write;
+    p.access_size = raw.access_size;
+    p.requests = raw.requests;
+    p.accesses = raw.accesses;
+    p.wavefronts = raw.wavefronts;
+    p.ideal_wavefronts = raw.ideal_wavefronts;
+    p.ways_sum = raw.ways_sum;
+    p.conflicted_requests = raw.conflicted_requests;
+    p.worst_ways = raw.worst_ways;
+    p.sectors = raw.sectors;
+    p.ideal_sectors = raw.ideal_sectors;
+    p.worst_sectors = raw.worst_sectors;
+    result.profile.push_back(p);
+    profile_sites.push_back(raw.site);
+  }
+  result.profile_truncated = report->profile_truncated != 0;
   attach_source_lines(result.findings, pcs, other_pcs, plan.kernel->source);
+  if (!profile_sites.empty()) {
+    auto lines = source_lines(profile_sites, plan.kernel->source);
+    for (AccessProfile& p : result.profile)
+      if (lines.count(p.site)) p.at = lines[p.site];
+  }
 
   result.stats.loads_counted = plan.kernel->instrumented;
   result.stats.total_global_loads = report->total_loads.load();

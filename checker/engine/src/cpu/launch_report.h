@@ -55,6 +55,16 @@ struct RawFinding {
   }
 };
 
+inline constexpr unsigned kMaxProfileLines = 256;
+
+struct RawProfileLine {
+  std::uint64_t site;
+  std::uint8_t shared, write;
+  std::uint32_t access_size, worst_ways, worst_sectors;
+  std::uint64_t requests, accesses, wavefronts, ideal_wavefronts, ways_sum, conflicted_requests, sectors,
+      ideal_sectors;
+};
+
 struct WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
   std::atomic<std::uint32_t> thread;
@@ -87,6 +97,10 @@ struct LaunchReport {
   int crash_stack_overflow;
 
   double grid_milliseconds;
+
+  std::uint32_t profile_lines;  // under lock
+  std::uint32_t profile_truncated;
+  RawProfileLine profile[kMaxProfileLines];
 
   void add(const RawFinding& f);
 };

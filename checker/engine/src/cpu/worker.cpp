@@ -54,6 +54,12 @@ Worker::Worker(const GridPlan& plan, unsigned index)
   builtin_grid_dim = uint3{plan.config.grid.x, plan.config.grid.y, plan.config.grid.z};
   current_worker = this;
   checks_.prepare(plan);
+  if (plan.options.profile && plan.kernel->instrumented) {
+    profile_.prepare(n_);
+    fast_path.profile = &profile_;
+  } else {
+    fast_path.profile = nullptr;
+  }
   make_fibers();
 }
 
@@ -274,6 +280,7 @@ void Worker::run_block(std::uint64_t block) {
     if (!end_of_phase()) break;
   }
   checks_.end_block();
+  if (fast_path.profile) profile_.end_phase(n_);
   for (const CudaThread& t : threads_) {
     total_loads_ += t.global_loads;
     if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block, max_loads_thread_ = t.linear;
@@ -325,6 +332,7 @@ bool Worker::end_of_phase() {
   for (unsigned i : at_barrier) predicates_true_ += threads_[i].predicate != 0;
   predicates_seen_ = static_cast<int>(at_barrier.size());
   checks_.next_epoch();
+  if (fast_path.profile) profile_.end_phase(n_);
   queue_ = std::move(at_barrier);
   return true;
 }
@@ -386,6 +394,7 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
 
 void Worker::fold_statistics() {
   LaunchReport& r = *plan_.report;
+  if (fast_path.profile) profile_.fold_into(r);
   r.barrier_waits.fetch_add(barrier_waits_);
   r.total_loads.fetch_add(total_loads_);
   while (r.lock.test_and_set(std::memory_order_acquire)) {

@@ -91,6 +91,7 @@ class Worker {
   std::size_t stacks_bytes_ = 0;
 
   AccessChecks checks_;
+  MemoryProfile profile_;
   std::uint64_t barrier_waits_ = 0;
   std::uint64_t total_loads_ = 0;
   std::uint64_t max_loads_ = 0, max_loads_block_ = 0;
