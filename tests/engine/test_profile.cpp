@@ -2,6 +2,9 @@
 // counts are known by hand (profile_kernels.cu), and the model's rules on their own.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <map>
+#include <sstream>
 #include <vector>
 
 #include "backend_fixture.h"
@@ -9,6 +12,7 @@
 #include "engine/device_array.h"
 #include "engine/kernel.h"
 #include "memory_profile.h"
+#include "process.h"
 #include "profile_kernels_kernels.h"
 
 namespace p = kernels::profile_kernels;
@@ -115,4 +119,120 @@ TEST_CASE("bank model: 64-bit loads merge half-warps when lanes pair up, stores 
   c = Model::shared_request(lanes, false);
   CHECK(c.wavefronts == 1);
   CHECK(c.ideal == 1);
+}
+
+// --- The same counts from the GPU's own counters --------------------------------------------
+
+namespace {
+
+// One CSV line of Nsight Compute's output, split at the commas outside quotes.
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) fields.push_back(field), field.clear();
+    else field += c;
+  }
+  fields.push_back(field);
+  return fields;
+}
+
+// kernel -> metric -> value, from `ncu --csv --metrics ...`.
+std::map<std::string, std::map<std::string, double>> read_ncu_csv(const std::string& text) {
+  std::map<std::string, std::map<std::string, double>> values;
+  std::istringstream in(text);
+  std::string line;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    if (line.rfind("\"ID\"", 0) == 0) {
+      header = csv_fields(line);
+      continue;
+    }
+    if (header.empty() || line.empty() || line[0] != '"') continue;
+    std::vector<std::string> f = csv_fields(line);
+    std::string kernel, metric, value;
+    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) {
+      if (header[i] == "Kernel Name") kernel = f[i];
+      if (header[i] == "Metric Name") metric = f[i];
+      if (header[i] == "Metric Value") value = f[i];
+    }
+    std::string digits;
+    for (char c : value)
+      if (c != ',') digits += c;
+    if (!kernel.empty() && !metric.empty() && !digits.empty()) values[kernel][metric] = std::atof(digits.c_str());
+  }
+  return values;
+}
+
+const std::map<std::string, double>* metrics_of(const std::map<std::string, std::map<std::string, double>>& all,
+                                                const std::string& kernel) {
+  for (const auto& [name, metrics] : all)
+    if (name.find(kernel + "(") != std::string::npos || name == kernel) return &metrics;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight Compute's counters" *
+          doctest::test_suite("gpu")) {
+  if (!test_support::gpu_or_skip()) return;
+  std::string ncu = engine::cuda_tool_path("ncu");
+  if (ncu.empty()) {
+    test_support::note_skipped("Nsight Compute (ncu) is not installed here");
+    return;
+  }
+  const char* metrics =
+      "smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+  auto r = test_support::run_program(ncu, {"--csv", "--metrics", metrics, "--cache-control", "none",
+                                           std::string(TEST_PROGRAM_DIR) + "/profile_runner"});
+  INFO(r.output);
+  REQUIRE(r.output.find("==ERROR==") == std::string::npos);
+  auto measured = read_ncu_csv(r.output);
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  engine::DeviceArray<float> in(*be, 32 * 32 * 4, "in"), out(*be, 32, "out");
+  struct Kernel {
+    const char* name;
+    const engine::KernelImage& image;
+    bool takes_input, shared;
+  };
+  const Kernel kernels[] = {
+      {"shared_row", p::cpu_shared_row(), false, true},
+      {"shared_column", p::cpu_shared_column(), false, true},
+      {"shared_column_padded", p::cpu_shared_column_padded(), false, true},
+      {"shared_column_swizzled", p::cpu_shared_column_swizzled(), false, true},
+      {"shared_broadcast", p::cpu_shared_broadcast(), false, true},
+      {"shared_float4_row", p::cpu_shared_float4_row(), false, true},
+      {"shared_float4_column", p::cpu_shared_float4_column(), false, true},
+      {"global_coalesced", p::cpu_global_coalesced(), true, false},
+      {"global_strided", p::cpu_global_strided(), true, false},
+      {"global_float4", p::cpu_global_float4(), true, false},
+  };
+  for (const Kernel& k : kernels) {
+    CAPTURE(k.name);
+    const auto* gpu = metrics_of(measured, k.name);
+    REQUIRE(gpu);
+    engine::LaunchResult cpu = run_profiled(*be, k.image, k.takes_input ? in.get() : nullptr, out.get());
+    const engine::AccessProfile* load = measured_load(cpu, k.shared);
+    REQUIRE(load);
+    // Printed for docs/dev/profile.md: both sides of the comparison.
+    if (k.shared) {
+      MESSAGE(k.name << ": CPU requests " << load->requests << ", wavefronts " << load->wavefronts << " (ideal "
+                     << load->ideal_wavefronts << "); ncu requests "
+                     << gpu->at("smsp__sass_inst_executed_op_shared_ld.sum") << ", wavefronts "
+                     << gpu->at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") << ", bank conflicts "
+                     << gpu->at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+      CHECK(double(load->requests) == gpu->at("smsp__sass_inst_executed_op_shared_ld.sum"));
+      CHECK(double(load->wavefronts) == gpu->at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+    } else {
+      MESSAGE(k.name << ": CPU requests " << load->requests << ", sectors " << load->sectors << "; ncu requests "
+                     << gpu->at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") << ", sectors "
+                     << gpu->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+      CHECK(double(load->requests) == gpu->at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+      CHECK(double(load->sectors) == gpu->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    }
+  }
 }

@@ -103,6 +103,9 @@ struct BackendSettings {
 OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings = {});
 
 bool gpu_backend_built();
+// The full path of one of NVIDIA's tools ("compute-sanitizer", "ncu"), or "" when none is
+// installed.
+std::string cuda_tool_path(const std::string& name);
 // Empty when a CUDA device can be used; otherwise why not, in one sentence.
 std::string gpu_unavailable_reason();
 
