@@ -1,0 +1,279 @@
+"""Grading a class: each submitted kernel built into its puzzle's checker and run, in isolation.
+
+The engine and the checker library are built once, in the instructor's build tree, which
+exports them (checker/cmake/GradingExport.cmake). Each submission then gets a build tree of its
+own from checker/grading/CMakeLists.txt, which compiles only the student's kernel and links it
+against them (docs/dev/grading.md).
+"""
+import concurrent.futures
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from course import paths
+from course.grading_processes import run as run_process
+from course.grading_processes import stop_all
+from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, compile_error_words,
+                                   failure_words)
+
+GRADING_PROJECT = paths.ROOT / "checker" / "grading"
+
+
+class GradingError(Exception):
+    """Grading cannot start: the message says why and what to do."""
+
+
+def _tail(text, lines=40):
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+def shown(path):
+    """A path as the instructor should read it: relative to the course when it is inside."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(paths.ROOT))
+    except ValueError:
+        return str(path)
+
+
+# --- The instructor's build ------------------------------------------------------------------
+
+def read_settings(build_dir):
+    """The set() lines of <build>/grading/settings.cmake, as a dict of strings."""
+    text = (Path(build_dir) / "grading" / "settings.cmake").read_text(encoding="utf-8")
+    return {m.group(1): m.group(2) for m in re.finditer(r"^set\((\w+) \[==\[(.*?)\]==\]\)$", text, re.M | re.S)}
+
+
+def prepare_build(build_dir, preset, jobs, say):
+    """Configures the instructor's build if it is the preset's and new, and brings its engine and
+    checker library up to date. Returns its settings."""
+    for tool in ("cmake",):
+        if not shutil.which(tool):
+            raise GradingError(f"{tool} is not installed. Run checker/run test once (it installs what is "
+                               "missing), or: sudo apt-get install -y cmake ninja-build clang")
+    build_dir = Path(build_dir)
+    if not (build_dir / "CMakeCache.txt").exists():
+        if build_dir.resolve() != paths.build_dir(preset).resolve():
+            raise GradingError(f"{shown(build_dir)} is not a configured build of the course. Configure it "
+                               f"first (cmake --preset default -B {shown(build_dir)}), or leave out --build-dir.")
+        say(f"Configuring {shown(build_dir)} (once)...")
+        build_dir.parent.mkdir(parents=True, exist_ok=True)
+        done = run_process(["cmake", "--preset", preset], cwd=paths.ROOT, time_limit=1800)
+        if done.status != 0:
+            raise GradingError(f"configuring {shown(build_dir)} failed:\n{_tail(done.output)}")
+    say(f"Bringing the engine and the checker library in {shown(build_dir)} up to date...")
+    done = run_process(["cmake", "--build", str(build_dir), "--target", "engine", "checker_lib", "-j", str(jobs)],
+                       cwd=paths.ROOT, time_limit=3600)
+    if done.status != 0:
+        raise GradingError(f"building the checker libraries in {shown(build_dir)} failed:\n{_tail(done.output)}")
+    if not (build_dir / "grading" / "settings.cmake").exists():
+        raise GradingError(f"{shown(build_dir)} exports nothing for grading: reconfigure it "
+                           f"(cmake {shown(build_dir)}) with this course's CMakeLists.txt.")
+    settings = read_settings(build_dir)
+    generator = settings.get("PUZZLES_GENERATOR", "")
+    if generator == "Ninja" and not shutil.which("ninja"):
+        raise GradingError("ninja is not installed: sudo apt-get install -y ninja-build")
+    return settings
+
+
+# --- One submission ---------------------------------------------------------------------------
+
+@dataclass
+class Limits:
+    build_seconds: float
+    run_seconds: float
+
+
+def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit):
+    """Configures and builds cell_dir/<puzzle>.cu into cell_dir/build/<puzzle>.
+
+    Returns (the checker, or None when there is none, and a Cell: why there is none, or the
+    compiler's warnings to keep)."""
+    source = cell_dir / f"{puzzle}.cu"
+    tree = cell_dir / "build"
+    configure = ["cmake", "-S", str(GRADING_PROJECT), "-B", str(tree), f"-DPUZZLES_BUILD_DIR={Path(build_dir).resolve()}",
+                 f"-DPUZZLE={puzzle}", f"-DSUBMISSION={source}", f"-DGRADING_GPU={'ON' if gpu else 'OFF'}"]
+    if settings.get("PUZZLES_GENERATOR"):
+        configure += ["-G", settings["PUZZLES_GENERATOR"]]
+    readable = str(cell_dir) + "/"  # the work folder means nothing to the reader of the details
+    spent = 0.0
+    for step, command in (("configure", configure), ("build", ["cmake", "--build", str(tree), "-j", "1"])):
+        done = run_process(command, cwd=cell_dir, time_limit=max(1.0, limit - spent))
+        spent += done.seconds
+        log = [(f"{step}: {' '.join(command[:2])} ... ({done.seconds:.1f} s, exit {done.status})",
+                done.output.replace(readable, ""))]
+        if done.timed_out:
+            return None, Cell(TIME_LIMIT, f"the build ran past {limit:g} s", log, spent)
+        if done.status != 0:
+            if step == "configure":  # the student's file is not read here: the setup is at fault
+                return None, Cell(ERROR, "the grading build could not be configured", log, spent)
+            return None, Cell(COMPILE_ERROR, compile_error_words(done.output, source.name), log, spent)
+    # A build that worked shows only what the compiler had to say about the student's file.
+    warnings = log if "warning:" in done.output else []
+    return tree / puzzle, Cell(PASS, log=[("compiler warnings", t) for _, t in warnings], build_seconds=spent)
+
+
+def check_runs(base, seeds, sizes):
+    """The checker's command lines for one puzzle: its own cases, then each extra seed and size."""
+    runs = [("the checker's own cases", base)]
+    for seed in seeds:
+        runs.append((f"--seed={seed}", base + [f"--seed={seed}"]))
+    for size in sizes:
+        extra = [f"--seed={seeds[0]}"] if seeds else []
+        runs.append((f"--size={size}", base + [f"--size={size}"] + extra))
+    return runs
+
+
+def run_checker(binary, cell_dir, runs, limit, cell, gpu_lock=None):
+    """Runs each command line until one does not pass; fills in cell's status and log."""
+    env = dict(os.environ, NO_COLOR="1")
+    for i, (label, args) in enumerate(runs):
+        if gpu_lock:
+            with gpu_lock:
+                done = run_process([str(binary)] + args, cwd=cell_dir, time_limit=limit, env=env)
+        else:
+            done = run_process([str(binary)] + args, cwd=cell_dir, time_limit=limit, env=env)
+        cell.run_seconds += done.seconds
+        shown_command = " ".join([binary.name] + args)
+        cell.log.append((f"{shown_command} ({done.seconds:.1f} s, exit {done.status})", done.output))
+        context = "" if i == 0 else f" with {label}"
+        if done.timed_out:
+            cell.status, cell.words = TIME_LIMIT, f"the checker ran past {limit:g} s{context}"
+            return cell
+        if done.status == 0:
+            continue
+        if done.status == 1:
+            cell.status, cell.words = FAIL, failure_words(done.output) + context
+        elif done.status == 2:
+            lines = [line.strip() for line in done.output.splitlines() if line.strip()]
+            message = re.sub(r"^\S+: ", "", lines[-1]) if lines else "an environment problem"
+            cell.status, cell.words = ERROR, message[:80]
+        else:
+            how = f"signal {-done.status}" if done.status < 0 else f"exit status {done.status}"
+            cell.status, cell.words = FAIL, f"the checker stopped with {how}{context}"
+        return cell
+    cell.status, cell.words = PASS, ""
+    return cell
+
+
+# --- Sizes the instructor asks for ------------------------------------------------------------
+
+def parse_size(text):
+    """'33' -> (33,), '64x32x16' -> (64, 32, 16); None when it is neither."""
+    m = re.fullmatch(r"\s*(\d+)\s*", text) or re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not m:
+        return None
+    numbers = tuple(int(g) for g in m.groups())
+    return numbers if all(n >= 1 for n in numbers) else None
+
+
+def is_square(spec):
+    return len(re.findall(r"\bint\s+\w+", spec["signature"])) == 1
+
+
+def sizes_for(spec, sizes):
+    """The --size values a puzzle can take, and a note for each it cannot."""
+    take, notes = [], []
+    for numbers in sizes:
+        words = "x".join(map(str, numbers))
+        if is_square(spec):
+            if len(set(numbers)) != 1:
+                notes.append(f"--size={words} not run: {spec['id']} multiplies square matrices")
+                continue
+            biggest = spec.get("cases", {}).get("max")
+            if biggest and numbers[0] > biggest:
+                notes.append(f"--size={words} not run: {spec['id']} allows at most {biggest}")
+                continue
+            take.append(str(numbers[0]))
+        else:
+            take.append(words)
+    return take, notes
+
+
+# --- The whole class --------------------------------------------------------------------------
+
+def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
+    """Builds the course's own stub of one puzzle and runs its checker: this proves the grading
+    build works before any student's file is built, and finds out whether a GPU can be used.
+
+    Returns (the checker's --backend, whether to compile kernels with nvcc too, the checker's
+    own words for the backend)."""
+    stub = paths.PUZZLES / f"{puzzle}.cu"
+    if not stub.exists():
+        raise GradingError(f"puzzles/{puzzle}.cu is missing: the course's stub is needed to check the grading build")
+    has_cuda = settings.get("PUZZLES_EXPORTED_HAVE_CUDA") == "ON"
+    if choice == "gpu" and not has_cuda:
+        raise GradingError(f"--backend=gpu: {shown(build_dir)} has no GPU backend "
+                           "(no CUDA toolkit was found when it was configured)")
+    gpu = choice != "cpu" and has_cuda
+    cell_dir = work / "preflight" / puzzle
+    cell_dir.mkdir(parents=True)
+    shutil.copyfile(stub, cell_dir / f"{puzzle}.cu")
+    binary, built = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds)
+    if binary is None:
+        text = "\n".join(t for _, t in built.log)
+        raise GradingError(f"the grading build fails on the course's own puzzles/{puzzle}.cu:\n{_tail(text)}")
+
+    def quick(backend):
+        return run_process([str(binary), f"--backend={backend}", "--quick"], cwd=cell_dir,
+                           time_limit=limits.run_seconds, env=dict(os.environ, NO_COLOR="1"))
+
+    backend, why_not_gpu = choice, ""
+    if choice == "auto":
+        backend = "cpu"
+        if not has_cuda:
+            why_not_gpu = "this build has no GPU backend"
+        else:
+            probe = quick("gpu")
+            if probe.status == 2:  # no usable GPU: nvcc would be wasted on every submission
+                gpu, lines = False, probe.output.strip().splitlines()
+                why_not_gpu = re.sub(r"^\S+: ", "", lines[-1]) if lines else "no usable GPU"
+            else:
+                backend = "auto"
+    done = quick(backend)
+    if done.status == 2 or done.timed_out:
+        raise GradingError(f"the checker cannot run with --backend={backend}:\n{_tail(done.output, 8)}")
+    m = re.search(r"^Backend: (.*)$", done.output, re.M)
+    if not m:
+        raise GradingError(f"the checker did not say which backend it runs on:\n{_tail(done.output, 8)}")
+    words = m.group(1) + (f" (auto: {why_not_gpu})" if why_not_gpu else "")
+    return backend, gpu, words
+
+
+def grade_cells(tasks, jobs, on_done):
+    """Runs tasks (callables returning a Cell) on `jobs` threads; on_done(key, cell) as each ends."""
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(task): key for key, task in tasks}
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                key = futures[future]
+                try:
+                    cell = future.result()
+                except Exception as error:  # a bug here must cost one cell, not the class
+                    cell = Cell(ERROR, f"grading failed: {error}")
+                results[key] = cell
+                on_done(key, cell)
+        except BaseException:  # Ctrl-C: end the children now, not after the running tasks
+            stop_all()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return results
+
+
+def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock):
+    cell_dir.mkdir(parents=True)
+    (cell_dir / f"{puzzle}.cu").write_bytes(data)
+    binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds)
+    for note in notes:
+        cell.log.insert(0, ("note", note))
+    if binary is None:
+        return cell
+    return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, gpu_lock)
+
+
+def safe_name(name):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "student"
+

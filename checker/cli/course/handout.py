@@ -1,0 +1,230 @@
+"""The students' copy of the course: everything but what gives the answers away or serves only
+instructors, with the files that mention those adjusted. Everything is decided in memory and
+checked before a single file is written.
+"""
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+
+MARKER = "HANDOUT"
+MARKER_TEXT = """\
+This is the students' copy of the course, made by `checker/run handout`.
+
+It has no reference solutions (solutions/), no instructors' presets, tools or pages, and no
+kernels that are solutions in all but name (bench/kernels/, the files that include a solution,
+and tests/broken/ unless the instructor kept it). The tests and benchmarks that need them see
+this file and skip, saying why.
+"""
+
+TOOLS = "the instructors' tools (grade, handout)"
+# Left out of every handout: (path, why). A folder ends with "/".
+LEFT_OUT = [
+    ("solutions/", "the reference solutions"),
+    ("bench/kernels/", "the benchmarks' variants of the reference solutions"),
+    ("tests/instructor/", "the instructors' tests"),
+    ("checker/grading/", TOOLS),
+    ("checker/cmake/GradingExport.cmake", TOOLS),
+    ("checker/cli/commands/grade.py", TOOLS),
+    ("checker/cli/commands/handout.py", TOOLS),
+    ("docs/instructors.md", "the instructors' guide"),
+    ("docs/dev/grading.md", "grading's design notes"),
+]
+BROKEN = ("tests/broken/", "broken kernels: each is a solution with one mistake")
+# (pattern, why, how the summary names the files it matches)
+LEFT_OUT_PATTERNS = [
+    (re.compile(r"^checker/cli/course/(grading|handout)\w*\.py$"), TOOLS,
+     "checker/cli/course/grading*.py and handout*.py"),
+]
+# Never copied: what builds leave behind, and the command line's backups of kernels (which
+# would be the instructor's own).
+JUNK = re.compile(r"(^|/)(__pycache__|\.git|build)/|\.pyc$|^\.device/|^backups/")
+
+# Lines of CMakeLists.txt that name what a handout leaves out.
+CMAKE_LINES_OUT = [re.compile(r"^\s*include\(GradingExport\).*\n?", re.M)]
+HOLDS_SOLUTION = "holds or #includes a reference solution"
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp", ".in")
+
+
+class HandoutError(Exception):
+    """The handout cannot be made: the message says why."""
+
+
+@dataclass
+class Plan:
+    files: dict = field(default_factory=dict)  # relative path -> source Path (copied as it is)
+    changed: dict = field(default_factory=dict)  # relative path -> (new text, source Path for its mode)
+    left_out: dict = field(default_factory=dict)  # why -> [relative paths]
+    left_out_shown: dict = field(default_factory=dict)  # why -> {folders, patterns or paths}
+    notes: list = field(default_factory=list)
+
+
+def course_files(root):
+    """The course's files: what git tracks or would track (tracked and untracked, not ignored),
+    or, without git, every file outside build folders."""
+    if (root / ".git").exists() and shutil.which("git"):
+        done = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                              cwd=root, capture_output=True)
+        if done.returncode == 0:
+            names = {n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n}
+            return sorted(n for n in names if not JUNK.search(n) and (root / n).is_file())
+    found = []
+    for path in root.rglob("*"):
+        name = path.relative_to(root).as_posix()
+        if path.is_file() and not JUNK.search(name) and not name.startswith(".git"):
+            found.append(name)
+    return sorted(found)
+
+
+def _why_left_out(name, keep_broken):
+    """(why, how the summary names it), or None for a file the handout keeps."""
+    rules = LEFT_OUT + ([] if keep_broken else [BROKEN])
+    for path, why in rules:
+        if name == path or (path.endswith("/") and name.startswith(path)):
+            return why, path
+    for pattern, why, shown in LEFT_OUT_PATTERNS:
+        if pattern.match(name):
+            return why, shown
+    return None
+
+
+def without_instructor_sections(text):
+    """Markdown without its "For instructors" sections (to the next heading of the same or a
+    higher level) and without <!-- instructors --> ... <!-- /instructors --> blocks."""
+    text = re.sub(r"<!--\s*instructors\s*-->.*?<!--\s*/instructors\s*-->\n?", "", text, flags=re.S)
+    out, skipping, level, fenced = [], False, 0, False
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        m = None if fenced else re.match(r"^(#{1,6})\s+(.*)$", line)
+        if m:
+            if skipping and len(m.group(1)) <= level:
+                skipping = False
+            if not skipping and re.match(r"for instructors\b", m.group(2).strip(), re.I):
+                skipping, level = True, len(m.group(1))
+        if not skipping:
+            out.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "".join(out)).rstrip("\n") + "\n"
+
+
+def without_instructor_presets(text):
+    """CMakePresets.json without the presets that build against solutions/."""
+    presets = json.loads(text)
+    gone = set()
+    configure = presets.get("configurePresets", [])
+    changed = True
+    while changed:  # a preset inheriting from one that goes, goes too
+        changed = False
+        for p in configure:
+            inherits = p.get("inherits", [])
+            inherits = [inherits] if isinstance(inherits, str) else inherits
+            uses_solutions = str(p.get("cacheVariables", {}).get("PUZZLES_USE_SOLUTIONS", "")).upper() in ("ON", "TRUE", "1")
+            if p["name"] not in gone and (p["name"] == "instructor" or uses_solutions or
+                                          "PUZZLES_SOLVED" in p.get("cacheVariables", {}) or gone & set(inherits)):
+                gone.add(p["name"])
+                changed = True
+    presets["configurePresets"] = [p for p in configure if p["name"] not in gone]
+    for kind in ("buildPresets", "testPresets", "packagePresets", "workflowPresets"):
+        if kind in presets:
+            presets[kind] = [p for p in presets[kind] if p.get("configurePreset") not in gone and p["name"] not in gone]
+    return json.dumps(presets, indent=2) + "\n", sorted(gone)
+
+
+def plan(root, keep_broken):
+    """What the handout holds, what it leaves out and what it changes; checked for solutions."""
+    result = Plan()
+    names = course_files(root)
+    for name in names:
+        rule = _why_left_out(name, keep_broken)
+        if rule:
+            result.left_out.setdefault(rule[0], []).append(name)
+            result.left_out_shown.setdefault(rule[0], set()).add(rule[1])
+        else:
+            result.files[name] = root / name
+    if not any(n.startswith("puzzles/") for n in result.files):
+        raise HandoutError("the course has no puzzles/ folder to hand out")
+    hand_out_stubs(root, result)
+
+    def change(name, text):
+        if text != (root / name).read_text(encoding="utf-8"):
+            result.changed[name] = (text, root / name)
+
+    if "CMakePresets.json" in result.files:
+        text, gone = without_instructor_presets((root / "CMakePresets.json").read_text(encoding="utf-8"))
+        change("CMakePresets.json", text)
+        if gone:
+            result.notes.append("CMakePresets.json: without the preset" + ("s " if len(gone) > 1 else " ") +
+                                ", ".join(gone))
+    if "CMakeLists.txt" in result.files:
+        text = (root / "CMakeLists.txt").read_text(encoding="utf-8")
+        for pattern in CMAKE_LINES_OUT:
+            text = pattern.sub("", text)
+        change("CMakeLists.txt", text)
+        if "CMakeLists.txt" in result.changed:
+            result.notes.append("CMakeLists.txt: without the line that exports the build for grading")
+    for name in sorted(result.files):
+        if name.endswith(".md"):
+            text = without_instructor_sections((root / name).read_text(encoding="utf-8"))
+            change(name, text)
+            if name in result.changed:
+                result.notes.append(f"{name}: without its instructors' sections")
+    gone_pages = [n[len("docs/"):] for ns in result.left_out.values() for n in ns
+                  if n.startswith("docs/") and n.endswith(".md")]
+    if "mkdocs.yml" in result.files and gone_pages:
+        lines = (root / "mkdocs.yml").read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if not any(re.search(rf"[\s:]{re.escape(p)}\s*$", line) for p in gone_pages)]
+        change("mkdocs.yml", "".join(kept))
+    leave_out_solutions(root, result)
+    return result
+
+
+def hand_out_stubs(root, result):
+    """Every puzzle file as a stub, even where the instructor has been solving it in puzzles/."""
+    try:
+        from course import stubs  # the stubs as first handed out: git's HEAD, or build/pristine/
+    except ImportError:
+        stubs = None
+    marker = stubs.MARKER if stubs else "FILL ME IN"
+    for name in sorted(n for n in result.files if re.fullmatch(r"puzzles/[^/]+\.cu", n)):
+        text = (root / name).read_text(encoding="utf-8", errors="replace")
+        if marker in text:
+            continue
+        puzzle = name[len("puzzles/"):-len(".cu")]
+        original, where = stubs.stub(puzzle) if stubs else (None, "no copy of the stubs was kept")
+        if original is None:
+            raise HandoutError(f"{name} is not a stub any more (it has no {marker} marker), and its "
+                               f"stub cannot be found: {where}. Restore it, then make the handout.")
+        result.changed[name] = (original, root / name)
+        result.notes.append(f"{name}: the stub from {where} (the file in puzzles/ has been edited)")
+
+
+def leave_out_solutions(root, result):
+    """Leaves out whatever would still give a solution away: a copy of one, or a source file
+    that #includes one (a benchmark that times the reference kernels, say)."""
+    solutions = {}
+    if (root / "solutions").is_dir():
+        for path in sorted((root / "solutions").glob("*.cu")):
+            solutions[path.read_bytes().strip()] = path.name
+    for name in sorted(result.files):
+        data = result.changed[name][0].encode("utf-8") if name in result.changed else result.files[name].read_bytes()
+        if data.strip() in solutions or (name.endswith(SOURCE_SUFFIXES) and
+                                         re.search(rb'#\s*include\s*[<"][^>"\n]*solutions/', data)):
+            del result.files[name]
+            result.changed.pop(name, None)
+            result.left_out.setdefault(HOLDS_SOLUTION, []).append(name)
+            result.left_out_shown.setdefault(HOLDS_SOLUTION, set()).add(name)
+
+
+def write(result, out):
+    out.mkdir(parents=True, exist_ok=True)
+    for name, source in sorted(result.files.items()):
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if name in result.changed:
+            target.write_text(result.changed[name][0], encoding="utf-8")
+            shutil.copymode(source, target)
+        else:
+            shutil.copy2(source, target)
+    (out / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
