@@ -103,3 +103,11 @@ __global__ void copy_race(const Pair* in, float* out) {
   for (int i = 0; i < 3; ++i) local[i] = words[i];
   out[threadIdx.x] = local[0] + local[1] + local[2];
 }
+
+// Two threads write the same half of a shared word, with no barrier between them.
+__global__ void same_half_race(float* out) {
+  __shared__ __half halves[64];
+  halves[threadIdx.x / 2] = __float2half(static_cast<float>(threadIdx.x));
+  __syncthreads();
+  out[threadIdx.x] = __half2float(halves[threadIdx.x / 2]);
+}

@@ -262,6 +262,18 @@ BACKEND_TEST("a tutorial-style SGEMM (templated block tiling, float4 loads, a tr
     }
 }
 
+BACKEND_TEST("threads writing the two halves of one shared word do not race") {
+  auto halves = kernel<void(float*)>(f::cpu_half_words, f::gpu_half_words);
+  DeviceArray<float> out(backend, 64, "out");
+  for (engine::ThreadOrder order : kOrders) {
+    RunOptions options;
+    options.order = order;
+    require_clean(engine::launch(backend, halves, LaunchConfig{1, 64}, options, out.get()));
+    std::vector<float> o = out.download();
+    for (int t = 0; t < 64; ++t) CHECK(o[t] == static_cast<float>(63 - t));
+  }
+}
+
 // --- Half precision: the same bits on both backends -----------------------------------------
 
 TEST_CASE("gpu: half-precision operations give the same bits on the CPU backend as on the GPU" *
@@ -476,4 +488,17 @@ TEST_CASE("cpu: a float4 SGEMM with its first barrier removed yields the race at
     CHECK(f->at.file.find("feature_kernels.cu") != std::string::npos);
     CHECK(f->other_at.file.find("feature_kernels.cu") != std::string::npos);
   }
+}
+
+TEST_CASE("cpu: two threads writing the same half of a shared word race") {
+  auto be = cpu_backend();
+  DeviceArray<float> out(*be, 64, "out");
+  LaunchResult r = run_misuse<void(float*)>(*be, m::cpu_same_half_race, m::gpu_same_half_race, LaunchConfig{1, 64}, out.get());
+  const engine::Finding* f = first_of(r, FindingKind::shared_race);
+  REQUIRE(f);
+  CHECK(f->buffer == "halves");
+  CHECK(f->element_size == 2);
+  CHECK(f->index == 0);
+  CHECK(f->is_write);
+  CHECK(f->other_is_write);
 }

@@ -110,8 +110,66 @@ void AccessChecks::shared_access(std::uintptr_t a, unsigned size, bool write, Si
     if (const Region* r = region_of(a)) shared_out_of_bounds(*r, a, size, write, site, t);
   }
   if (shadow_.empty()) return;
+  check_range(a, size, write, site, t);
+}
+
+void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
   std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
-  for (std::size_t i = first; i <= last; ++i) check_word(i, a, size, write, site, t);
+  for (std::size_t i = first; i <= last; ++i) {
+    // The bytes of word i this access covers.
+    std::uintptr_t word = shared_lo_ + 4 * i;
+    std::uintptr_t from = a > word ? a : word, to = a + size < word + 4 ? a + size : word + 4;
+    unsigned mask = ((1u << (to - from)) - 1u) << (from - word);
+    if (mask == 0xFu && !(shadow_[i].epoch == epoch_ && shadow_[i].by_bytes))
+      check_word(i, a, size, write, site, t);
+    else
+      check_bytes(i, mask, a, size, write, site, t);
+  }
+}
+
+// The same rules as check_word, byte by byte: accesses to different bytes of one word by
+// different threads do not conflict.
+void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, unsigned size, bool write, Site site,
+                               CudaThread& t) {
+  if (in_flight_words_ && in_flight_[i].issuer) report_in_flight(i, a, size, write, site, t);
+  if (bytes_.empty()) bytes_.resize(shadow_.size());
+  Word& w = shadow_[i];
+  ByteWord& b = bytes_[i];
+  const std::uint16_t me = id_of(t);
+  if (w.epoch != epoch_) {
+    w = Word{};
+    w.epoch = epoch_;
+  }
+  if (!w.by_bytes) {
+    // What the word saw as a whole so far now holds for each of its bytes.
+    w.by_bytes = 1;
+    for (int k = 0; k < 4; ++k) {
+      b.writer[k] = w.writer, b.writer_sync[k] = w.writer_sync, b.writer_site[k] = writer_site_[i];
+      b.reader[k] = w.reader, b.reader_sync[k] = w.reader_sync, b.reader_site[k] = reader_site_[i];
+      b.other_reader[k] = w.many_readers ? w.other_reader : 0;
+    }
+  }
+  auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
+  for (int k = 0; k < 4; ++k) {
+    if (!((mask >> k) & 1u)) continue;
+    std::uintptr_t byte_address = shared_lo_ + 4 * i + static_cast<unsigned>(k);
+    if (!w.reported && b.writer[k] != 0 && b.writer[k] != me && !ordered(b.writer[k], b.writer_sync[k], t)) {
+      w.reported = 1;
+      report_race(byte_address, size, write, site, t, b.writer[k], true, b.writer_site[k]);
+    }
+    if (write) {
+      std::uint16_t other = b.reader[k] != 0 && b.reader[k] != me ? b.reader[k] : b.other_reader[k];
+      if (!w.reported && other != 0 && other != me && !ordered(other, b.reader_sync[k], t)) {
+        w.reported = 1;
+        report_race(byte_address, size, true, site, t, other, false, b.reader_site[k]);
+      }
+      b.writer[k] = me, b.writer_sync[k] = sync, b.writer_site[k] = site;
+    } else if (b.reader[k] == 0) {
+      b.reader[k] = me, b.reader_sync[k] = sync, b.reader_site[k] = site;
+    } else if (b.reader[k] != me) {
+      b.other_reader[k] = me;
+    }
+  }
 }
 
 // Two accesses by threads of one warp are ordered when a __syncwarp() of that warp came
@@ -228,8 +286,7 @@ void AccessChecks::report_race(std::uintptr_t a, unsigned size, bool write, Site
   f.block = worker_->current_block();
   f.thread = t.linear;
   f.is_write = write;
-  fill_shared_place(f, a & ~std::uintptr_t{3}, size < 4 ? size : 4);
-  if (const Region* r = region_of(a)) f.byte_offset = static_cast<std::int64_t>((a & ~std::uintptr_t{3}) - r->begin);
+  fill_shared_place(f, size < 4 ? a : a & ~std::uintptr_t{3}, size < 4 ? size : 4);
   fill_site(f, site, false);
   f.other_thread = other - 1u;
   f.other_is_write = other_write;
@@ -301,9 +358,7 @@ void AccessChecks::copy_waited(const PendingCopy& c, CudaThread& t) {
   }
   // From now on the copy counts as this thread's write: others need a barrier to read it.
   if (!shadow_.empty()) {
-    Site site = site_of(c.line, c.file);
-    std::size_t first = (c.dst - shared_lo_) >> 2, last = (c.dst + c.size - 1 - shared_lo_) >> 2;
-    for (std::size_t i = first; i <= last; ++i) check_word(i, c.dst, static_cast<unsigned>(c.size), true, site, t);
+    check_range(c.dst, static_cast<unsigned>(c.size), true, site_of(c.line, c.file), t);
   }
   for (std::size_t s = 0; s < sources_.size(); ++s)
     if (sources_[s].issuer == id_of(t) && sources_[s].begin == c.src) {

@@ -88,6 +88,9 @@ class AccessChecks {
     std::uint16_t writer = 0, reader = 0, other_reader = 0;  // thread + 1; 0: none
     std::uint16_t writer_sync = 0, reader_sync = 0;          // the warp's __syncwarp count then
     std::uint8_t many_readers = 0, reported = 0;
+    // Accesses narrower than the word (halves, bytes) were made to it since the barrier:
+    // its bytes are tracked one by one in ByteWord instead.
+    std::uint8_t by_bytes = 0, unused = 0;
   };
 
  private:
@@ -95,6 +98,13 @@ class AccessChecks {
     std::uintptr_t begin, end;
     std::size_t usable;  // dynamic shared memory: what the launch asked for
     int variable;        // index into GridPlan::shared, or -1 for dynamic shared memory
+  };
+  // A word whose bytes are used separately (two threads writing the two halves of a word is
+  // not a race): each byte's writer and readers, as Word keeps them for whole words.
+  struct ByteWord {
+    std::uint16_t writer[4] = {}, reader[4] = {}, other_reader[4] = {};
+    std::uint16_t writer_sync[4] = {}, reader_sync[4] = {};
+    Site writer_site[4] = {}, reader_site[4] = {};
   };
   struct InFlight {  // a word an asynchronous copy will write
     std::uint16_t issuer = 0;  // thread + 1; 0: none
@@ -113,7 +123,10 @@ class AccessChecks {
 
   const Region* region_of(std::uintptr_t address) const;
   void shared_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shaped);
+  void check_range(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
   void check_word(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
+  void check_bytes(std::size_t index, unsigned byte_mask, std::uintptr_t a, unsigned size, bool write, Site site,
+                   CudaThread& t);
   bool ordered(std::uint16_t other, std::uint16_t other_sync, const CudaThread& t) const;
   [[noreturn]] void out_of_bounds(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
   [[noreturn]] void shared_out_of_bounds(const Region& r, std::uintptr_t a, unsigned size, bool write, Site site,
@@ -134,6 +147,7 @@ class AccessChecks {
   std::uintptr_t shared_lo_ = 0, shared_span_ = 0;
   std::vector<Word> shadow_;
   std::vector<Site> writer_site_, reader_site_;
+  std::vector<ByteWord> bytes_;  // made when the first narrow access comes
   std::vector<InFlight> in_flight_;
   std::size_t in_flight_words_ = 0;
   std::vector<SourceRange> sources_;

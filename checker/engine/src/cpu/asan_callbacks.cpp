@@ -46,13 +46,14 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
   if (!f.full_checks_only) {
     std::uintptr_t shared_offset = a - f.shared_lo;
     if (shared_offset < f.shared_span) {
-      if (Size <= 4 && ((a & 3) + Size) <= 4) {
+      if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
         auto& w = static_cast<AccessChecks::Word*>(const_cast<void*>(f.shadow))[i];
         if (w.epoch != f.epoch) {
           w = AccessChecks::Word{};
           w.epoch = f.epoch;
         }
+        if (w.by_bytes) return check(a, Size, Write, return_address, true);
         auto site = reinterpret_cast<std::uintptr_t>(return_address);
         if (!Write) {
           if (w.writer == 0 || w.writer == f.me) {

@@ -1,0 +1,41 @@
+// Puzzle 6: register tiling, with a fused ReLU
+//
+// Computes c = relu(a · b), that is max(0, a · b) element by element, for row-major float
+// matrices a (m × k), b (k × n) and c (m × n), for any m, n, k >= 1. Each block computes one
+// BM × BN tile of c by stepping a BM × BK tile of a and a BK × BN tile of b through shared
+// memory along k. Each thread keeps a TM × TN micro-tile of sums in registers, so every value
+// it reads from shared memory feeds TN (or TM) multiply-adds instead of one.
+//
+// Launch: 1-D blocks of THREADS = (BM / TM) · (BN / TN) threads; a grid of
+//   ceil(n / BN) × ceil(m / BM) blocks; 8 KiB of static shared memory (a_tile and b_tile).
+//   Thread t owns rows ty + (BM / TM) · i and columns tx + (BN / TN) · j of the block's tile,
+//   with ty = t / (BN / TN), tx = t % (BN / TN), i < TM, j < TN. For each step along k:
+//     1. the threads load both tiles together, BM·BK / THREADS elements of a and
+//        BK·BN / THREADS of b each (0 outside the matrices); barrier;
+//     2. for each of the BK columns of a_tile: read TM values of a and TN values of b into
+//        registers, add their TM × TN products to the sums; barrier.
+//   Last, each thread applies the ReLU to its sums in registers and stores those inside c.
+// Constants: BM = BN = 128, BK = 8, TM = TN = 8, THREADS = 256.
+// Doc: docs/p06_register_tiling.md
+
+constexpr int BM = 128;
+constexpr int BN = 128;
+constexpr int BK = 8;
+constexpr int TM = 8;
+constexpr int TN = 8;
+constexpr int THREADS = (BM / TM) * (BN / TN);
+static_assert(BM * BK % THREADS == 0 && BK * BN % THREADS == 0, "each thread loads as many elements as the next");
+
+// __launch_bounds__(THREADS, 2): at most 128 registers per thread, so that two blocks share an
+// SM and one of them computes while the other waits at a barrier.
+__global__ void __launch_bounds__(THREADS, 2)
+matmul_relu_register_tiled(const float* a, const float* b, float* c, int m, int n, int k) {
+  // FILL ME IN (roughly 30 lines)
+  // Declare the tiles:   __shared__ float a_tile[BM][BK];
+  //                      __shared__ float b_tile[BK][BN];
+  // Keep float sum[TM][TN] = {} in registers. For each step along k: every thread loads
+  // BM·BK / THREADS elements of a_tile and BK·BN / THREADS of b_tile (0 past the edges),
+  // __syncthreads(); then for each kk < BK copy TM values of column kk of a_tile and TN values
+  // of row kk of b_tile into registers and add their TM × TN products; __syncthreads().
+  // Store max(0, sum) last, only where row < m and col < n.
+}
