@@ -6,7 +6,7 @@
 // tiles, so the wait for global memory overlaps with arithmetic instead of stalling it.
 //
 // Launch: 1-D blocks of THREADS = (BM / TM) · (BN / TN) threads; a grid of
-//   ceil(n / BN) × ceil(m / BM) blocks; 2 · (BK·(BM + PAD) + BK·BN) · 4 = 16640 bytes of
+//   ceil(n / BN) × ceil(m / BM) blocks; 2 · (BK·(BM + PAD) + BK·BN) · 4 = 33280 bytes of
 //   static shared memory. Thread t, with ty = t / (BN / TN), tx = t % (BN / TN), owns rows
 //   g·BM/2 + 4·ty + 0..3 and columns h·BN/2 + 4·tx + 0..3 of the block's tile (g, h in {0, 1}),
 //   as in puzzle 7. With S = ceil(k / BK) steps, iteration s = 0, 1, ..., S:
@@ -17,14 +17,14 @@
 //        zero-filled outside the matrices; __pipeline_commit();
 //     3. if s > 0, multiply the tiles of step s - 1, in stage (s - 1) % 2.
 //   Last, store the sums that lie inside c.
-// Constants: BM = BN = 128, BK = 8, TM = TN = 8, THREADS = 256, PAD = 4.
+// Constants: BM = BN = 128, BK = 16, TM = TN = 8, THREADS = 256, PAD = 4.
 // Doc: docs/p08_async_copy.md
 
 #include <cuda_pipeline.h>
 
 constexpr int BM = 128;
 constexpr int BN = 128;
-constexpr int BK = 8;
+constexpr int BK = 16;
 constexpr int TM = 8;
 constexpr int TN = 8;
 constexpr int THREADS = (BM / TM) * (BN / TN);

@@ -76,11 +76,16 @@ struct Registrar {
       },                                                                                     \
       [](cudaFuncAttributes* at) { return cudaFuncGetAttributes(at, NS::KERNEL); }})
 
+// Puzzle 9 keeps its tiles in dynamic shared memory (NS::SHARED_BYTES), above 48 KiB for the
+// deeper pipelines: the kernel is allowed that much first.
 #define TUNING_REGISTER_HALF(NS, KERNEL, VARIANT)                                             \
   static tuning::Registrar NS##_##KERNEL##_registrar(tuning::Kernel{                         \
       VARIANT, #KERNEL, tuning::Kind::hgemm, NS::THREADS,                                    \
       [](const tuning::Call& x) {                                                            \
-        NS::KERNEL<<<TUNING_GRID(NS, x), NS::THREADS>>>(                                     \
+        cudaError_t e = cudaFuncSetAttribute(NS::KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, \
+                                             NS::SHARED_BYTES);                              \
+        if (e != cudaSuccess) return e;                                                      \
+        NS::KERNEL<<<TUNING_GRID(NS, x), NS::THREADS, NS::SHARED_BYTES>>>(                   \
             static_cast<const __half*>(x.a), static_cast<const __half*>(x.b), x.c, x.m, x.n, x.k); \
         return cudaGetLastError();                                                           \
       },                                                                                     \

@@ -12,8 +12,10 @@
 // of it, as (WM / 16) × (WN / 16) accumulator fragments that stay in registers all along k.
 //
 // Launch: 1-D blocks of THREADS = (BM / WM) · (BN / WN) · 32 threads; a grid of
-//   ceil(n / BN) × ceil(m / BM) blocks; static shared memory:
-//   STAGES · (BM·(BK + 8) + BK·(BN + 8)) · 2 + (THREADS / 32) · 16 · 16 · 4 = 41984 bytes.
+//   ceil(n / BN) × ceil(m / BM) blocks; SHARED_BYTES of dynamic shared memory (the checker
+//   first allows more than 48 KiB with cudaFuncSetAttribute), laid out as
+//   a_tile[STAGES][BM][BK + 8] and b_tile[STAGES][BK][BN + 8] (halves), then
+//   c_piece[THREADS / 32][16][16] (floats).
 //   Warp w computes rows (w / (BN / WN)) · WM + [0, WM) and columns (w % (BN / WN)) · WN + [0, WN)
 //   of the block's tile. The tiles of STAGES consecutive steps along k are in shared memory or
 //   on their way (__pipeline_memcpy_async, 16 bytes at a time, when k % 8 == 0 and n % 8 == 0;
@@ -24,7 +26,7 @@
 //   Last, each warp stores its fragments: straight into c when the 16 × 16 piece lies inside
 //   it and n % 8 == 0 (store_matrix_sync needs 32-byte aligned rows), otherwise through a
 //   16 × 16 float buffer in shared memory, element by element inside c.
-// Constants: BM = BN = 128, BK = 32, WM = WN = 64, STAGES = 2, THREADS = 128.
+// Constants: BM = BN = 128, BK = 64, WM = WN = 64, STAGES = 3, THREADS = 128.
 // Doc: docs/p09_tensor_cores.md
 
 #include <cuda_fp16.h>
@@ -33,25 +35,27 @@
 
 constexpr int BM = 128;
 constexpr int BN = 128;
-constexpr int BK = 32;
+constexpr int BK = 64;
 constexpr int WM = 64;
 constexpr int WN = 64;
-constexpr int STAGES = 2;
+constexpr int STAGES = 3;
 constexpr int THREADS = (BM / WM) * (BN / WN) * 32;
+constexpr int SHARED_BYTES = STAGES * (BM * (BK + 8) + BK * (BN + 8)) * 2 + (THREADS / 32) * 16 * 16 * 4;
 static_assert(STAGES >= 2, "one stage is refilled while another is read");
 static_assert(WM % 16 == 0 && WN % 16 == 0 && BK % 16 == 0 && BM % WM == 0 && BN % WN == 0, "whole fragments");
 static_assert(BM * BK % (8 * THREADS) == 0 && BK * BN % (8 * THREADS) == 0, "copies of 8 halves split evenly");
 
-// __launch_bounds__(THREADS, 2): two blocks per SM (up to 255 registers per thread here), so
-// that one block's barriers and copies overlap with the other's tensor-core work.
-__global__ void __launch_bounds__(THREADS, 2)
+// __launch_bounds__(THREADS, 2) for 4 warps: two blocks per SM (up to 255 registers per
+// thread), so that one block's barriers and copies overlap with the other's tensor-core work.
+__global__ void __launch_bounds__(THREADS, THREADS <= 128 ? 2 : 1)
 matmul_tensor_cores(const __half* a, const __half* b, float* c, int m, int n, int k) {
   using namespace nvcuda;
   // 8 halves (16 bytes) of padding: the rows a fragment load reads at once start in different
   // banks, and every row still starts 16-byte aligned, as the copies and wmma need.
-  __align__(32) __shared__ __half a_tile[STAGES][BM][BK + 8];
-  __align__(32) __shared__ __half b_tile[STAGES][BK][BN + 8];
-  __align__(32) __shared__ float c_piece[THREADS / 32][16][16];
+  extern __shared__ __align__(128) unsigned char shared[];
+  auto a_tile = reinterpret_cast<__half(*)[BM][BK + 8]>(shared);
+  auto b_tile = reinterpret_cast<__half(*)[BK][BN + 8]>(shared + STAGES * BM * (BK + 8) * 2);
+  auto c_piece = reinterpret_cast<float(*)[16][16]>(shared + STAGES * (BM * (BK + 8) + BK * (BN + 8)) * 2);
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warp_row = (warp / (BN / WN)) * WM, warp_col = (warp % (BN / WN)) * WN;

@@ -11,7 +11,7 @@
 // tile and each thread gets its values of a and b in TM / 4 + TN / 4 reads.
 //
 // Launch: 1-D blocks of THREADS = (BM / WM) · (BN / WN) · 32 threads; a grid of
-//   ceil(n / BN) × ceil(m / BM) blocks; 2 · (BK·(BM + 4) + BK·BN) · 4 = 16640 bytes of static
+//   ceil(n / BN) × ceil(m / BM) blocks; 2 · (BK·(BM + 4) + BK·BN) · 4 = 24832 bytes of static
 //   shared memory: two stages, so that one barrier per step is enough.
 //   Warp w computes rows (w / (BN / WN)) · WM + [0, WM) and columns (w % (BN / WN)) · WN + [0, WN)
 //   of the block's tile; lane l of it takes rows 4 · (l / (WN / TN)) + 4 · (WM / TM) · i + 0..3
@@ -21,16 +21,16 @@
 //        when k % 4 == 0 and n % 4 == 0, single floats otherwise; 0 outside the matrices);
 //     2. multiply the tiles of this step from the current stage;
 //     3. store the registers into the other stage (a_tile transposed); barrier.
-// Constants: BM = BN = 128, BK = 8, WM = 32, WN = 64, TM = TN = 8, THREADS = 256.
+// Constants: BM = 128, BN = 256, BK = 8, WM = WN = 64, TM = 8, TN = 16, THREADS = 256.
 // Doc: docs/p10_warp_tiling.md
 
 constexpr int BM = 128;
-constexpr int BN = 128;
+constexpr int BN = 256;
 constexpr int BK = 8;
-constexpr int WM = 32;
+constexpr int WM = 64;
 constexpr int WN = 64;
 constexpr int TM = 8;
-constexpr int TN = 8;
+constexpr int TN = 16;
 constexpr int THREADS = (BM / WM) * (BN / WN) * 32;
 static_assert(BK % 4 == 0 && TM % 4 == 0 && TN % 4 == 0 && THREADS % 32 == 0, "float4 pieces, whole warps");
 

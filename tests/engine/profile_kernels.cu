@@ -43,7 +43,7 @@ __global__ void shared_float4_row(float* out) {
   for (int r = 0; r < 32; ++r) tile[r][threadIdx.x] = make_float4(r, threadIdx.x, 0.0f, 1.0f);
   __syncthreads();
   float4 v = tile[0][threadIdx.x];  // 512 contiguous bytes: 4 quarter-warp phases, no conflict
-  out[threadIdx.x] = v.x + v.y;
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 
 __global__ void shared_float4_column(float* out) {
@@ -51,7 +51,7 @@ __global__ void shared_float4_column(float* out) {
   for (int c = 0; c < 8; ++c) tile[threadIdx.x][c] = make_float4(threadIdx.x, c, 0.0f, 1.0f);
   __syncthreads();
   float4 v = tile[threadIdx.x][0];  // rows 128 bytes apart: 8 lanes a phase on banks 0-3
-  out[threadIdx.x] = v.x + v.y;
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 
 __global__ void global_coalesced(const float* in, float* out) {
@@ -64,5 +64,5 @@ __global__ void global_strided(const float* in, float* out) {
 
 __global__ void global_float4(const float4* in, float* out) {
   float4 v = in[threadIdx.x];  // 512 contiguous bytes: 16 sectors
-  out[threadIdx.x] = v.x + v.w;
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;  // all four used: nvcc keeps the 128-bit load
 }
