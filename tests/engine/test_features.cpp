@@ -351,9 +351,10 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
   CHECK(f->op == "__shfl_sync");
   REQUIRE(f->groups.size() == 2);
   CHECK(f->groups[0].count == 31);
-  CHECK(f->groups[0].state == "wait at __shfl_sync");
+  CHECK(!f->groups[0].returned);
+  CHECK(f->groups[0].waits_for == "__shfl_sync");
   CHECK(f->groups[0].barrier.line == 20);
-  CHECK(f->groups[1].state == "returned");
+  CHECK(f->groups[1].returned);
   CHECK(f->groups[1].sample.at(0).x == 31);
 
   r = run_misuse<void(int*)>(*be, m::cpu_shfl_source_outside_mask, m::gpu_shfl_source_outside_mask, LaunchConfig{1, 32},

@@ -11,6 +11,7 @@
 #include "cuda_cpu/vector_types.h"
 #include "engine/device_array.h"
 #include "engine/kernel.h"
+#include "engine/ncu_csv.h"
 #include "memory_profile.h"
 #include "process.h"
 #include "profile_kernels_kernels.h"
@@ -123,57 +124,27 @@ TEST_CASE("bank model: 64-bit loads merge half-warps when lanes pair up, stores 
 
 // --- The same counts from the GPU's own counters --------------------------------------------
 
-namespace {
-
-// One CSV line of Nsight Compute's output, split at the commas outside quotes.
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) fields.push_back(field), field.clear();
-    else field += c;
-  }
-  fields.push_back(field);
-  return fields;
+TEST_CASE("ncu's CSV report reads back per launch, thousands separators and all") {
+  test_support::note_started();
+  const char* report =
+      "==PROF== Connected to process 4242\n"
+      "Puzzle 7: this line is the program's own output\n"
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"4242\",\"shared_column(float *)\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\",\"\",\"1,024\"\n"
+      "\"0\",\"4242\",\"shared_column(float *)\",\"smsp__sass_inst_executed_op_shared_ld.sum\",\"inst\",\"32\"\n"
+      "\"1\",\"4242\",\"void tiled<(int)16>(const float *, int)\",\"smsp__sass_inst_executed_op_shared_ld.sum\",\"\",\"7\"\n";
+  std::vector<engine::NcuLaunch> launches = engine::read_ncu_csv(report);
+  REQUIRE(launches.size() == 2);
+  const engine::NcuLaunch* column = engine::find_launch(launches, "shared_column");
+  REQUIRE(column);
+  CHECK(column->value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 1024);
+  CHECK(column->value("smsp__sass_inst_executed_op_shared_ld.sum") == 32);
+  CHECK(column->value("no_such_metric") == -1);
+  const engine::NcuLaunch* tiled = engine::find_launch(launches, "tiled");
+  REQUIRE(tiled);
+  CHECK(tiled->value("smsp__sass_inst_executed_op_shared_ld.sum") == 7);
+  CHECK(engine::find_launch(launches, "shared") == nullptr);
 }
-
-// kernel -> metric -> value, from `ncu --csv --metrics ...`.
-std::map<std::string, std::map<std::string, double>> read_ncu_csv(const std::string& text) {
-  std::map<std::string, std::map<std::string, double>> values;
-  std::istringstream in(text);
-  std::string line;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    if (line.rfind("\"ID\"", 0) == 0) {
-      header = csv_fields(line);
-      continue;
-    }
-    if (header.empty() || line.empty() || line[0] != '"') continue;
-    std::vector<std::string> f = csv_fields(line);
-    std::string kernel, metric, value;
-    for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) {
-      if (header[i] == "Kernel Name") kernel = f[i];
-      if (header[i] == "Metric Name") metric = f[i];
-      if (header[i] == "Metric Value") value = f[i];
-    }
-    std::string digits;
-    for (char c : value)
-      if (c != ',') digits += c;
-    if (!kernel.empty() && !metric.empty() && !digits.empty()) values[kernel][metric] = std::atof(digits.c_str());
-  }
-  return values;
-}
-
-const std::map<std::string, double>* metrics_of(const std::map<std::string, std::map<std::string, double>>& all,
-                                                const std::string& kernel) {
-  for (const auto& [name, metrics] : all)
-    if (name.find(kernel + "(") != std::string::npos || name == kernel) return &metrics;
-  return nullptr;
-}
-
-}  // namespace
 
 TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight Compute's counters" *
           doctest::test_suite("gpu")) {
@@ -191,7 +162,7 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
                                            std::string(TEST_PROGRAM_DIR) + "/profile_runner"});
   INFO(r.output);
   REQUIRE(r.output.find("==ERROR==") == std::string::npos);
-  auto measured = read_ncu_csv(r.output);
+  std::vector<engine::NcuLaunch> measured = engine::read_ncu_csv(r.output);
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   engine::DeviceArray<float> in(*be, 32 * 32 * 4, "in"), out(*be, 32, "out");
   struct Kernel {
@@ -213,7 +184,7 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
   };
   for (const Kernel& k : kernels) {
     CAPTURE(k.name);
-    const auto* gpu = metrics_of(measured, k.name);
+    const engine::NcuLaunch* gpu = engine::find_launch(measured, k.name);
     REQUIRE(gpu);
     engine::LaunchResult cpu = run_profiled(*be, k.image, k.takes_input ? in.get() : nullptr, out.get());
     const engine::AccessProfile* load = measured_load(cpu, k.shared);
@@ -222,17 +193,17 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
     if (k.shared) {
       MESSAGE(k.name << ": CPU requests " << load->requests << ", wavefronts " << load->wavefronts << " (ideal "
                      << load->ideal_wavefronts << "); ncu requests "
-                     << gpu->at("smsp__sass_inst_executed_op_shared_ld.sum") << ", wavefronts "
-                     << gpu->at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") << ", bank conflicts "
-                     << gpu->at("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
-      CHECK(double(load->requests) == gpu->at("smsp__sass_inst_executed_op_shared_ld.sum"));
-      CHECK(double(load->wavefronts) == gpu->at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
+                     << gpu->value("smsp__sass_inst_executed_op_shared_ld.sum") << ", wavefronts "
+                     << gpu->value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") << ", bank conflicts "
+                     << gpu->value("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+      CHECK(double(load->requests) == gpu->value("smsp__sass_inst_executed_op_shared_ld.sum"));
+      CHECK(double(load->wavefronts) == gpu->value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"));
     } else {
       MESSAGE(k.name << ": CPU requests " << load->requests << ", sectors " << load->sectors << "; ncu requests "
-                     << gpu->at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") << ", sectors "
-                     << gpu->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-      CHECK(double(load->requests) == gpu->at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
-      CHECK(double(load->sectors) == gpu->at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+                     << gpu->value("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") << ", sectors "
+                     << gpu->value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+      CHECK(double(load->requests) == gpu->value("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+      CHECK(double(load->sectors) == gpu->value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
     }
   }
 }

@@ -37,8 +37,10 @@ struct SourceLocation {
 
 // A set of threads of one block in the same state, for barrier findings.
 struct ThreadGroup {
-  std::string state;       // "wait at __syncthreads()" or "returned"
-  SourceLocation barrier;  // where they wait, when they wait
+  bool returned = false;   // they have left the kernel; otherwise they are stopped at `barrier`
+  std::string waits_for;   // what they wait in: "__syncthreads()", "__shfl_sync", ...; empty when
+                           // they were stopped elsewhere (the block was stopped before they arrived)
+  SourceLocation barrier;  // where they wait, when they have not returned
   std::uint64_t count = 0;
   std::vector<Dim3> sample;  // a few of them, in thread order
 };

@@ -131,7 +131,8 @@ void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site
 // different threads do not conflict.
 void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, unsigned size, bool write, Site site,
                                CudaThread& t) {
-  if (in_flight_words_ && in_flight_[i].issuer) report_in_flight(i, a, size, write, site, t);
+  // An access to a copy still in flight is that finding, and not also a race with its issuer.
+  if (in_flight_words_ && in_flight_[i].issuer) return report_in_flight(i, a, size, write, site, t);
   if (bytes_.empty()) bytes_.resize(shadow_.size());
   Word& w = shadow_[i];
   ByteWord& b = bytes_[i];
@@ -180,7 +181,7 @@ bool AccessChecks::ordered(std::uint16_t other, std::uint16_t other_sync, const 
 }
 
 void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
-  if (in_flight_words_ && in_flight_[i].issuer) report_in_flight(i, a, size, write, site, t);
+  if (in_flight_words_ && in_flight_[i].issuer) return report_in_flight(i, a, size, write, site, t);
   Word& w = shadow_[i];
   const std::uint16_t me = id_of(t);
   if (w.epoch != epoch_) {
@@ -329,6 +330,10 @@ void AccessChecks::copy_issued(const PendingCopy& c, CudaThread& t) {
     worker_->stop_grid_with(f);
   }
   if (shadow_.empty()) return;
+  // The copy may land at any moment from now on: its destination is written now, as far as
+  // other threads' earlier accesses are concerned (a warp still reading the stage that this
+  // copy refills is a race, even though the bytes arrive later).
+  check_range(c.dst, static_cast<unsigned>(c.size), true, site, t);
   auto site_index = static_cast<std::uint32_t>(site & ~kLineSite);
   for (std::uintptr_t a = c.dst & ~std::uintptr_t{3}; a < c.dst + c.size; a += 4) {
     InFlight& w = in_flight_[(a - shared_lo_) >> 2];

@@ -101,7 +101,8 @@ class Translator {
       for (std::uint32_t g = 0; g < r.group_count; ++g) {
         const RawGroup& raw = r.groups[g];
         ThreadGroup group;
-        group.state = raw.exited ? "returned" : std::string("wait at ") + (raw.waits_at ? raw.waits_at : "");
+        group.returned = raw.exited;
+        if (!raw.exited && raw.waits_at) group.waits_for = raw.waits_at;
         if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
         group.count = raw.count;
         for (std::uint32_t s = 0; s < raw.count && s < kGroupSample; ++s)

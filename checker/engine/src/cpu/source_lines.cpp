@@ -32,12 +32,14 @@ bool parse_frame(std::string text, SourceLocation& loc) {
   return loc.line > 0;
 }
 
+// The line the student wrote: the innermost frame in the kernel's own file, else in any file
+// that is not the engine's (a header of theirs). Empty when there is none.
 SourceLocation choose(const std::vector<SourceLocation>& frames, const std::string& kernel_source) {
   for (const SourceLocation& f : frames)
     if (f.file == kernel_source) return f;
   for (const SourceLocation& f : frames)
     if (!engine_file(f.file)) return f;
-  return frames.empty() ? SourceLocation{} : frames.front();
+  return SourceLocation{};
 }
 
 }  // namespace
@@ -81,6 +83,10 @@ std::map<std::uintptr_t, SourceLocation> source_lines(const std::vector<std::uin
       lines[addresses[i]] = loc;
       break;
     }
+    // No line of the student's code anywhere near: the innermost line known at the address
+    // itself (engine code that crashed, say) is better than none.
+    const std::vector<SourceLocation>& here = frames[i * kProbeCount];
+    if (!lines.count(addresses[i]) && !here.empty()) lines[addresses[i]] = here.front();
   }
   return lines;
 }

@@ -173,7 +173,7 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   } else if (m.op != op || m.mask != mask) {
     // Lanes of one warp at different collectives (or with different masks): they can never
     // meet. CUDA lets matching __syncwarp()s sit on different lines, but not different ops.
-    record_divergence(FindingKind::warp_divergence, warp_op_name(op), t.warp, mask | m.mask);
+    record_divergence(FindingKind::warp_divergence, warp_op_name(op), t.warp, mask | m.mask, &t);
     throw ThreadAborted{};
   }
   m.lane_data[t.lane] = lane_data;
@@ -352,7 +352,8 @@ void Worker::stop_waiting_threads() {
 
 // Groups the threads of the block (barriers) or of one warp's mask (collectives) by what
 // they are doing, for the finding.
-void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask) {
+void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask,
+                               const CudaThread* arriving) {
   RawFinding f{};
   f.kind = kind;
   f.block = block_;
@@ -361,11 +362,16 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
   f.mask = mask;
   auto add_to_group = [&](const CudaThread& t) {
     bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
-    const char* at = exited ? "" : waits_at(t, meetings_);
+    // The lane that arrived at a different collective waits at its own op; lanes still running
+    // have not arrived anywhere yet (their last wait line is stale): no line for them.
+    bool running = &t != arriving && t.state == CudaThread::State::ready;
+    const char* at = exited || running ? "" : &t == arriving ? op : waits_at(t, meetings_);
+    unsigned line = exited || running ? 0 : t.wait_line;
+    const char* file = exited || running ? "" : t.wait_file;
     for (unsigned g = 0; g < f.group_count; ++g) {
       RawGroup& group = f.groups[g];
       if (group.exited == (exited ? 1u : 0u) &&
-          (exited || (group.line == t.wait_line && group.file == t.wait_file && group.waits_at == at))) {
+          (exited || (group.line == line && group.file == file && group.waits_at == at))) {
         if (group.count < kGroupSample) group.sample[group.count] = t.linear;
         ++group.count;
         return;
@@ -374,8 +380,8 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     if (f.group_count == kMaxGroups) return;
     RawGroup& group = f.groups[f.group_count++];
     group.exited = exited ? 1 : 0;
-    group.line = exited ? 0 : t.wait_line;
-    group.file = exited ? "" : t.wait_file;
+    group.line = line;
+    group.file = file;
     group.waits_at = at;
     group.count = 1;
     group.sample[0] = t.linear;

@@ -66,7 +66,8 @@ class Worker {
   void pass_on(unsigned self);
   void wait_here(unsigned self);
   void order_queue(std::vector<unsigned>& queue, std::uint64_t phase);
-  void record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask);
+  void record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask,
+                         const CudaThread* arriving = nullptr);
   void fold_statistics();
 
   const GridPlan& plan_;

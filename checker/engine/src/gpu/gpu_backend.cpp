@@ -125,17 +125,13 @@ class GpuBackend final : public Backend {
     if (done == cudaErrorNotReady) {
       lost_ = true;
       result.device_lost = true;
-      add_finding(result, FindingKind::timeout,
-                  "the kernel did not finish within " + seconds(options.timeout_seconds) +
-                      " s; a GPU kernel cannot be stopped from outside, so the checker exits to end it");
+      add_finding(result, FindingKind::timeout, "the kernel did not finish within " + seconds(options.timeout_seconds) + " s");
       return result;
     }
     if (done != cudaSuccess) {
       lost_ = true;
       result.device_lost = true;
-      add_finding(result, FindingKind::fault,
-                  "the kernel crashed on the GPU: " + cuda_error_text(done) +
-                      ". Run with --sanitize (compute-sanitizer) or --backend=cpu to find the thread");
+      add_finding(result, FindingKind::fault, "the kernel crashed on the GPU: " + cuda_error_text(done));
       return result;
     }
     float ms = 0;
