@@ -104,7 +104,8 @@ TEST_CASE("cpu: bad flags and impossible sizes exit with status 2 and say why") 
   CHECK(r.output.find("larger than this puzzle allows (n <= 256)") != std::string::npos);
   r = run_program(bin("p01_naive_solution"), {"--help"});
   CHECK(r.exit_status == 0);
-  for (const char* flag : {"--backend", "--seed", "--size", "--timeout", "--sanitize", "--all-orders"})
+  for (const char* flag : {"--backend", "--seed", "--size", "--timeout", "--sanitize", "--all-orders", "--bench",
+                           "--bench-csv=FILE"})
     CHECK(r.output.find(flag) != std::string::npos);
 }
 

@@ -71,6 +71,7 @@ void check_corpus_entry(const CorpusEntry& e) {
 
 TEST_CASE("cpu: every broken kernel in the corpus produces its finding") {
   test_support::note_started();
+  if (test_support::skip_in_handout()) return;
   for (const CorpusEntry& e : corpus()) {
     CAPTURE(e.name);
     check_corpus_entry(e);
@@ -79,6 +80,7 @@ TEST_CASE("cpu: every broken kernel in the corpus produces its finding") {
 
 TEST_CASE("every puzzle has at least three broken kernels in the corpus") {
   test_support::note_started();
+  if (test_support::skip_in_handout()) return;
   std::vector<CorpusEntry> entries = corpus();
   for (const checker::PuzzleSpec& p : checker::puzzle_table()) {
     CAPTURE(p.id);
@@ -89,7 +91,7 @@ TEST_CASE("every puzzle has at least three broken kernels in the corpus") {
 }
 
 TEST_CASE("gpu: canaries catch an out-of-bounds write without any tool" * doctest::test_suite("gpu")) {
-  if (!test_support::gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip() || test_support::skip_in_handout()) return;
   auto r = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_missing_guard", {"--backend=gpu"});
   INFO(r.output);
   CHECK(r.exit_status == 1);
@@ -99,7 +101,7 @@ TEST_CASE("gpu: canaries catch an out-of-bounds write without any tool" * doctes
 
 TEST_CASE("gpu: a fault on the GPU is one clear sentence, and the summary still prints" *
           doctest::test_suite("gpu")) {
-  if (!test_support::gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip() || test_support::skip_in_handout()) return;
   auto r = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_bad_pointer", {"--backend=gpu"});
   INFO(r.output);
   CHECK(r.exit_status == 1);
@@ -110,7 +112,7 @@ TEST_CASE("gpu: a fault on the GPU is one clear sentence, and the summary still 
 }
 
 TEST_CASE("gpu: --sanitize summarises compute-sanitizer's findings" * doctest::test_suite("gpu")) {
-  if (!test_support::gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip() || test_support::skip_in_handout()) return;
   auto oob = run_program(std::string(TEST_BIN_DIR) + "/broken_p05_missing_guard", {"--sanitize"});
   INFO(oob.output);
   CHECK(oob.exit_status == 1);
@@ -129,7 +131,7 @@ TEST_CASE("gpu: --sanitize summarises compute-sanitizer's findings" * doctest::t
 
 TEST_CASE("gpu: an endless loop is stopped by the time limit, and the summary still prints" *
           doctest::test_suite("gpu")) {
-  if (!test_support::gpu_or_skip()) return;
+  if (!test_support::gpu_or_skip() || test_support::skip_in_handout()) return;
   // `timeout` guards the test itself: the checker must end on its own, well before.
   auto r = run_program("timeout", {"60", std::string(TEST_BIN_DIR) + "/broken_p01_endless_loop", "--backend=gpu",
                                    "--size=16", "--timeout=2"});

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "backend_fixture.h"
+
 namespace test_support {
 
 std::string read_file(const std::string& path) {
@@ -21,6 +23,17 @@ std::vector<std::string> files_in(const std::string& folder) {
     if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+bool is_handout() {
+  std::error_code error;
+  return std::filesystem::exists(std::string(SOURCE_DIR) + "/HANDOUT", error);
+}
+
+bool skip_in_handout() {
+  if (!is_handout()) return false;
+  note_skipped("a student handout has no solutions/ and no broken-kernel corpus (HANDOUT)");
+  return true;
 }
 
 }  // namespace test_support

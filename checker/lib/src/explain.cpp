@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "checker/shared_shapes.h"
 
 namespace checker {
 namespace {
@@ -15,9 +14,28 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// "a_tile[3][4]" from the array's dimensions (the engine reads them from the kernel's debug
+// information), else "a_tile (element 52)".
+std::string shared_element(const Finding& f) {
+  long long total = 1;
+  for (long d : f.dims) total *= d > 0 ? d : 1;
+  bool whole = !f.dims.empty() && f.dims[0] > 0;
+  if (whole && f.index >= 0 && f.index < total) {
+    std::string s;
+    long long rest = f.index;
+    for (std::size_t i = f.dims.size(); i-- > 0;) {
+      s = "[" + std::to_string(rest % f.dims[i]) + "]" + s;
+      rest /= f.dims[i];
+    }
+    return f.buffer + s;
+  }
+  return f.buffer + " (element " + std::to_string(f.index) + ")";
+}
+
 std::string at_line(const engine::SourceLocation& at) {
   std::string w = where_in_source(at);
-  return w.empty() ? "" : " at " + w;
+  if (w.empty()) return "";
+  return at.approximate ? " " + w : " at " + w;  // "near line 23", "at line 23"
 }
 
 std::string plural(std::uint64_t count, const std::string& one, const std::string& many) {
@@ -29,6 +47,17 @@ std::string thread_list(const std::vector<engine::Dim3>& sample, std::uint64_t c
   for (std::size_t i = 0; i < sample.size(); ++i) s += (i ? ", " : "") + sample[i].index_str();
   if (count > sample.size()) s += " and " + std::to_string(count - sample.size()) + " more";
   return s;
+}
+
+// The engine's sentence for a GPU crash or time limit: a fact. The advice that goes with it
+// depends on how the checker was run, so it is worded here.
+std::string gpu_fact(const Finding& f) { return f.detail; }
+
+// CUDA's own words for a GPU crash: "an illegal memory access was encountered (...)".
+std::string gpu_error(const Finding& f) {
+  const std::string prefix = "the kernel crashed on the GPU: ";
+  std::string d = gpu_fact(f);
+  return d.rfind(prefix, 0) == 0 ? d.substr(prefix.size()) : d;
 }
 
 std::string element(const Finding& f) {
@@ -44,9 +73,12 @@ std::pair<long, long> matrix_shape(const std::string& buffer, const PuzzleSpec& 
   return {0, 0};
 }
 
-std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& d, const Style& st, bool first) {
+std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& d, const Style& st, bool first,
+                          bool gpu, FollowUp follow_up) {
   std::string what = f.is_write ? "wrote" : "read";
-  std::string who = f.thread_known ? f.where.str() : "a thread (the GPU cannot say which)";
+  std::string who = f.thread_known ? f.where.str()
+                    : gpu          ? "a thread (the GPU cannot say which)"
+                                   : "a thread (this build's kernels are not instrumented, so it cannot say which)";
   std::string s = who + " " + what + " " + element(f) + at_line(f.at);
   if (!first) return s;
   s = st.bold(f.is_write ? "Out-of-bounds write" : "Out-of-bounds read") + ": " + s + ", but " + f.buffer +
@@ -59,7 +91,8 @@ std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& 
   s += f.thread_known ? ". The access was stopped before it happened." : ".";
   if (!f.detail.empty()) s += " (" + f.detail + ".)";
   s += "\nFix: " + spec.guard_hint + ".";
-  if (!f.thread_known) s += "\nTo find the thread, run with --backend=cpu, or with --sanitize.";
+  if (!f.thread_known && gpu && follow_up == FollowUp::other_runs)
+    s += "\nTo find the thread, run with --backend=cpu, or with --sanitize.";
   return s;
 }
 
@@ -72,9 +105,9 @@ std::string shared_out_of_bounds(const Finding& f, const Style& st, bool first) 
          "for every element the block uses, or guard the index.";
 }
 
-std::string race(const Finding& f, const std::map<std::string, std::vector<long>>& shapes, const Style& st,
+std::string race(const Finding& f, const Style& st,
                  bool first) {
-  std::string elem = shared_element(f.buffer, f.index, shapes);
+  std::string elem = shared_element(f);
   auto access = [](bool write, const engine::Dim3& thread, const engine::SourceLocation& at) {
     return std::string(write ? "written" : "read") + " by thread " + thread.index_str() + at_line(at);
   };
@@ -98,7 +131,7 @@ std::string divergence(const Finding& f, const Style& st) {
     const engine::ThreadGroup& group = f.groups[g];
     s += g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ");
     s += plural(group.count, "thread", "threads") + " (" + thread_list(group.sample, group.count) + ") ";
-    if (group.state == "returned") {
+    if (group.returned) {
       s += group.count == 1 ? "has returned" : "have returned";
       any_returned = true;
     } else {
@@ -114,33 +147,119 @@ std::string divergence(const Finding& f, const Style& st) {
   return s + "\nThe block was stopped.";
 }
 
-std::string fault(const Finding& f, const Style& st) {
+std::string fault(const Finding& f, const Style& st, bool gpu, FollowUp follow_up) {
+  if (gpu) {
+    std::string s = st.bold("Crash") + ": the kernel crashed on the GPU: " + gpu_error(f) + ".";
+    if (follow_up == FollowUp::other_runs) s += " Run with --sanitize (compute-sanitizer) or --backend=cpu to find the thread.";
+    return s + "\nThe kernel was stopped.";
+  }
   std::string who = f.thread_known ? " in " + f.where.str() : "";
   return st.bold("Crash") + who + at_line(f.at) + ": " + f.detail + ".\nThe kernel was stopped.";
 }
 
-std::string timeout(const Finding& f, const Style& st, bool first) {
-  std::string s = f.thread_known ? f.where.str() + " was " + f.detail : f.detail;
+const char* kEndlessLoop =
+    "An endless loop? Check that every loop's condition eventually fails, and that no thread waits for "
+    "something that never happens.";
+
+std::string timeout(const Finding& f, const Style& st, bool first, bool gpu, FollowUp follow_up) {
+  std::string s = f.thread_known ? f.where.str() + " was " + f.detail : gpu_fact(f);
   if (!first) return s;
-  return st.bold("Time limit") + ": " + s +
-         " (change the limit with --timeout). An endless loop? Check that every loop's condition "
-         "eventually fails, and that no thread waits for something that never happens.";
+  s = st.bold("Time limit") + ": " + s + " (change the limit with --timeout). " + kEndlessLoop;
+  if (gpu && follow_up == FollowUp::other_runs)
+    s += "\nA GPU kernel cannot be stopped from outside, so the checker stops here. --backend=cpu names a thread "
+         "that was still running.";
+  return s;
+}
+
+std::string misaligned(const Finding& f, const Style& st,
+                       bool first) {
+  std::string place = f.is_shared ? shared_element(f) : element(f);
+  std::string s = f.where.str() + (f.is_write ? " wrote " : " read ") + std::to_string(f.access_size) +
+                  " bytes at once at " + place + at_line(f.at);
+  if (!first) return s;
+  return st.bold("Misaligned access") + ": " + s + ", but an access of " + std::to_string(f.access_size) +
+         " bytes needs an address that is a multiple of " + std::to_string(f.access_size) +
+         ". On the GPU this stops the kernel (misaligned address).\nFix: start each vector access (float4, "
+         "float2) at an element index that is a multiple of its width.";
+}
+
+std::string groups_words(const std::vector<engine::ThreadGroup>& groups, const char* who_one, const char* who_many) {
+  std::string s;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const engine::ThreadGroup& group = groups[g];
+    s += g == 0 ? "" : (g + 1 == groups.size() ? ", while " : ", ");
+    s += plural(group.count, who_one, who_many) + " (" + thread_list(group.sample, group.count) + ") ";
+    if (group.returned)
+      s += group.count == 1 ? "has returned" : "have returned";
+    else if (!group.waits_for.empty())
+      s += (group.count == 1 ? "waits at " : "wait at ") + group.waits_for + at_line(group.barrier);
+    else if (group.barrier.line > 0)
+      s += (group.count == 1 ? "was stopped" : "were stopped") + at_line(group.barrier);
+    else
+      s += "had not arrived yet";
+  }
+  return s;
+}
+
+std::string warp_divergence(const Finding& f, const Style& st) {
+  std::string s = st.bold("Warp divergence") + " in " + f.where.str() + "'s warp " + std::to_string(f.warp) + ": ";
+  s += f.groups.empty() ? "its lanes did not all reach " + f.op : groups_words(f.groups, "thread", "threads");
+  return s + ". Every lane named in the mask must reach the same " + (f.op.empty() ? "warp function" : f.op) +
+         ", or the waiting lanes wait forever.\nFix: call it outside any if that only some lanes enter, or "
+         "pass a mask of exactly the lanes that call it.\nThe block was stopped.";
+}
+
+std::string warp_misuse(const Finding& f, const Style& st) {
+  return st.bold("Wrong use of " + (f.op.empty() ? std::string("a warp function") : f.op)) + ": " + f.where.str() +
+         at_line(f.at) + ": " + f.detail + ".\nThe kernel was stopped.";
+}
+
+std::string async_copy(const Finding& f, const Style& st,
+                       bool first) {
+  std::string s;
+  if (f.op == "source written") {
+    s = f.where.str() + " wrote " + element(f) + at_line(f.at) +
+        " while an asynchronous copy was still reading it";
+  } else {
+    s = f.where.str() + (f.is_write ? " wrote " : " read ") + shared_element(f) +
+        at_line(f.at) + " before the asynchronous copy into it, issued by thread " + f.other.thread.index_str() +
+        at_line(f.other_at) + ", had been waited for";
+  }
+  if (!first) return s;
+  // A read of what a copy is still writing is a race with the copy: said in the same words.
+  std::string title = f.op == "source written" ? "Asynchronous copy's source overwritten"
+                                               : "Shared-memory race with an asynchronous copy";
+  return st.bold(title) + ": " + s +
+         ".\nFix: wait for the copy (__pipeline_wait_prior, or cp.async.wait_group) and then __syncthreads() "
+         "before any thread uses what it copies.";
+}
+
+std::string assertion(const Finding& f, const Style& st) {
+  return st.bold("Assertion failed") + " in " + f.where.str() + at_line(f.at) + ": " + f.detail +
+         ".\nThe kernel was stopped.";
 }
 
 }  // namespace
 
 std::string where_in_source(const engine::SourceLocation& at) {
   if (!at.known()) return "";
-  return "line " + std::to_string(at.line) + (at.file.empty() ? "" : " of " + basename_of(at.file));
+  // The compiler moved or merged the instruction: the nearest line is all that is known.
+  return std::string(at.approximate ? "near line " : "line ") + std::to_string(at.line) +
+         (at.file.empty() ? "" : " of " + basename_of(at.file));
 }
 
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
-                                          const std::map<std::string, std::vector<long>>& shapes,
-                                          const Style& st) {
+                                          const Style& st,
+                                          engine::BackendKind backend, FollowUp follow_up) {
+  const bool gpu = backend == engine::BackendKind::gpu;
   std::vector<std::string> out;
-  const FindingKind order[] = {FindingKind::fault,        FindingKind::timeout,
-                               FindingKind::out_of_bounds, FindingKind::shared_out_of_bounds,
-                               FindingKind::barrier_divergence, FindingKind::shared_race};
+  // The one that stopped the kernel first, then the accesses, then the rest.
+  const FindingKind order[] = {FindingKind::fault,           FindingKind::timeout,
+                               FindingKind::assertion,       FindingKind::out_of_bounds,
+                               FindingKind::shared_out_of_bounds, FindingKind::misaligned,
+                               FindingKind::barrier_divergence,   FindingKind::warp_divergence,
+                               FindingKind::warp_misuse,     FindingKind::shared_race,
+                               FindingKind::async_copy};
   for (FindingKind kind : order) {
     std::vector<const Finding*> of_kind;
     for (const Finding& f : result.findings)
@@ -149,20 +268,29 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
     std::string text;
     for (std::size_t i = 0; i < of_kind.size(); ++i) {
       const Finding& f = *of_kind[i];
+      bool first = i == 0;
       std::string piece;
       switch (kind) {
-        case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, d, st, i == 0); break;
-        case FindingKind::shared_out_of_bounds: piece = shared_out_of_bounds(f, st, i == 0); break;
-        case FindingKind::shared_race: piece = race(f, shapes, st, i == 0); break;
-        case FindingKind::barrier_divergence: piece = i == 0 ? divergence(f, st) : ""; break;
-        case FindingKind::fault: piece = i == 0 ? fault(f, st) : ""; break;
-        case FindingKind::timeout: piece = timeout(f, st, i == 0); break;
+        case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, d, st, first, gpu, follow_up); break;
+        case FindingKind::shared_out_of_bounds: piece = shared_out_of_bounds(f, st, first); break;
+        case FindingKind::shared_race: piece = race(f, st, first); break;
+        case FindingKind::barrier_divergence: piece = first ? divergence(f, st) : ""; break;
+        case FindingKind::fault: piece = first ? fault(f, st, gpu, follow_up) : ""; break;
+        case FindingKind::timeout: piece = timeout(f, st, first, gpu, follow_up); break;
+        case FindingKind::misaligned: piece = misaligned(f, st, first); break;
+        case FindingKind::warp_divergence: piece = first ? warp_divergence(f, st) : ""; break;
+        case FindingKind::warp_misuse: piece = first ? warp_misuse(f, st) : ""; break;
+        case FindingKind::async_copy: piece = async_copy(f, st, first); break;
+        case FindingKind::assertion: piece = first ? assertion(f, st) : ""; break;
       }
       if (piece.empty()) continue;
-      text += i == 0 ? piece : "\nAlso: " + piece + ".";
+      text += first ? piece : "\nAlso: " + piece + ".";
     }
     std::uint64_t total = result.total(kind);
-    if (total > of_kind.size() && kind != FindingKind::fault && kind != FindingKind::barrier_divergence)
+    bool one_stops_all = kind == FindingKind::fault || kind == FindingKind::barrier_divergence ||
+                         kind == FindingKind::warp_divergence || kind == FindingKind::warp_misuse ||
+                         kind == FindingKind::assertion;
+    if (total > of_kind.size() && !one_stops_all)
       text += "\n(" + std::to_string(total) + " such findings in all; the first " +
               std::to_string(of_kind.size()) + " are shown.)";
     out.push_back(text);
@@ -183,12 +311,12 @@ std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const
 }
 
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,
-                          const PuzzleSpec& spec, const Style& st) {
+                          const PuzzleSpec& spec, const Style& st, std::size_t examples) {
   std::string s = st.bold("Wrong values") + ": " + std::to_string(c.wrong) + " of " +
                   std::to_string(c.marks.size()) + " elements of " + spec.output_name + " are wrong, e.g.";
-  for (std::size_t i : c.first_wrong)
-    s += "\n  " + element_name(static_cast<long long>(i), c.dims.n) + ": expected " + format_value(ref.value[i]) +
-         ", got " + format_value(out[i]);
+  for (std::size_t n = 0; n < c.first_wrong.size() && n < examples; ++n)
+    s += "\n  " + element_name(static_cast<long long>(c.first_wrong[n]), c.dims.n) + ": expected " +
+         format_value(ref.value[c.first_wrong[n]]) + ", got " + format_value(out[c.first_wrong[n]]);
   return s;
 }
 
@@ -201,6 +329,114 @@ std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budge
          ").\nThe values are right, but the kernel reads a and b straight from global memory, which is "
          "what this puzzle teaches you to avoid: load each element into shared memory once, then read it "
          "from there.";
+}
+
+std::string explain_bank_conflicts(const engine::AccessProfile& worst, const PuzzleSpec& spec, const Style& st) {
+  int allowed = spec.limits.bank_conflict_ways.value_or(1);
+  std::string where = where_in_source(worst.at);
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.1f",
+                worst.ideal_wavefronts ? static_cast<double>(worst.wavefronts) / worst.ideal_wavefronts : 0.0);
+  return st.bold("Bank conflicts") + ": the shared-memory " + (worst.write ? "stores" : "loads") +
+         (where.empty() ? "" : " at " + where) + " have " + std::to_string(worst.worst_ways) +
+         "-way bank conflicts: a warp's request takes " + ratio + " times the wavefronts it needs. Allowed: " +
+         (allowed <= 1 ? std::string("none") : "up to " + std::to_string(allowed) + "-way") + " (" +
+         spec.limits.bank_conflict_why + ").\nThe values are right; the layout makes the threads of a warp wait "
+         "for each other. Lay the tile out so that the 32 threads of a warp touch 32 different banks (a bank is "
+         "a 4-byte word's index modulo 32).";
+}
+
+std::string explain_scattered_loads(const engine::AccessProfile& worst, double sectors_per_request,
+                                    const PuzzleSpec& spec, const Style& st) {
+  std::string where = where_in_source(worst.at);
+  char measured[32], allowed[32];
+  std::snprintf(measured, sizeof measured, "%.1f", sectors_per_request);
+  std::snprintf(allowed, sizeof allowed, "%.1f", spec.limits.sectors_per_request.value_or(0));
+  return st.bold("Scattered global loads") + ": the loads" + (where.empty() ? "" : " at " + where) + " touch " +
+         measured + " sectors of 32 bytes per warp request. Allowed: " + allowed + " (" +
+         spec.limits.sectors_why + ").\nThe values are right; make neighbouring threads read neighbouring "
+         "addresses.";
+}
+
+std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOrder other, const Style& st) {
+  return st.bold("Result depends on thread order") + ": the result changes when the threads of a block run in " +
+         engine::to_string(other) + " order instead of " + engine::to_string(first) +
+         " order. Threads that share data must wait for each other with __syncthreads().";
+}
+
+std::string explain_refused(const std::string& reason, const Style& st) {
+  return st.bold("The launch was refused") + ": " + reason + ".";
+}
+
+std::string explain_uniform_map(char mark, const std::string& output_name) {
+  std::string what = mark == '?' ? "elements never written" : mark == 'X' ? "wrong values" : "no mistake";
+  return "Every tile of " + output_name + " (one per block) has " + what + ".";
+}
+
+std::string explain_gpu_stop(const Finding& f, const Style& st) {
+  if (f.kind == FindingKind::timeout)
+    return st.bold("Time limit on the GPU") + ": " + gpu_fact(f) +
+           ". A GPU kernel cannot be stopped from outside, so nothing more runs on the GPU.";
+  return st.bold("Crash on the GPU") + ": " + gpu_error(f) + ". After a crash the GPU runs nothing more in this program.";
+}
+
+std::string cpu_lead_in(bool names_thread) {
+  return names_thread ? "The CPU backend ran the same case, and names the thread:"
+                      : "The CPU backend's checks of the same case found:";
+}
+
+std::string cpu_found_nothing(bool gpu_stopped) {
+  std::string what = gpu_stopped ? "its run ended normally" : "it computed the right values";
+  return "The CPU backend ran this case too and found nothing wrong: every access in bounds, no race, no "
+         "barrier problem, and " + what + ". So what went wrong on the GPU depends on something the CPU "
+         "backend does not model, such as timing between threads or warps. Run with --sanitize: "
+         "compute-sanitizer checks the GPU's own run.";
+}
+
+std::string too_large_for_cpu(const PuzzleSpec& spec, const Dims& d, const std::string& cpu_sizes, bool gpu_stopped) {
+  std::string size = spec.square ? std::to_string(d.n)
+                                 : std::to_string(d.m) + "x" + std::to_string(d.n) + "x" + std::to_string(d.k);
+  std::string s = "The CPU backend's checks run on the worked example" +
+                  (cpu_sizes.empty() ? std::string(" only") : " and " + cpu_sizes) + ", not on a case this large";
+  s += gpu_stopped ? ". To find the thread, run with --backend=cpu --size=" + size + " (slower), or with --sanitize."
+                   : ". For them on this case, run with --backend=cpu --size=" + size +
+                         " (slower); for compute-sanitizer's, with --sanitize.";
+  return s;
+}
+
+std::string canary_not_reproduced() {
+  return "The CPU backend's run of this case did not make that write; run with --sanitize to find the thread "
+         "on the GPU.";
+}
+
+std::string cpu_checks(const PuzzleSpec& spec, bool instrumented) {
+  std::string s = instrumented
+                      ? "out-of-bounds accesses, unwritten outputs, barriers, shared-memory races, thread order"
+                      : "out-of-bounds writes, crashes, unwritten outputs, barriers, thread order (exact read checks, "
+                        "races and load budgets are off: this build's kernels are not instrumented; build with "
+                        "clang++)";
+  if (instrumented && spec.limits.global_loads_per_thread)
+    s += ", at most " + spec.formula_words(spec.limits.global_loads_per_thread->max) + " global loads per thread";
+  if (instrumented && spec.limits.bank_conflict_ways)
+    s += *spec.limits.bank_conflict_ways <= 1
+             ? std::string(", no bank conflicts")
+             : ", bank conflicts up to " + std::to_string(*spec.limits.bank_conflict_ways) + "-way";
+  if (instrumented && spec.limits.sectors_per_request) {
+    char max[32];
+    std::snprintf(max, sizeof max, "%g", *spec.limits.sectors_per_request);
+    s += std::string(", at most ") + max + " sectors per global load request (where rows start on 32-byte sectors)";
+  }
+  return s;
+}
+
+std::string gpu_checks() {
+  return "the values, unwritten outputs, out-of-bounds writes (canaries), crashes, time limit";
+}
+
+std::string gpu_alone_cannot_check() {
+  return "Not checked on the GPU alone: out-of-bounds reads, the thread and line of a mistake, barrier "
+         "divergence, shared-memory races, thread order, load budgets, bank conflicts. --backend=auto (the "
+         "default) adds them from the CPU backend; --sanitize adds compute-sanitizer's.";
 }
 
 }  // namespace checker

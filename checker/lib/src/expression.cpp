@@ -111,10 +111,120 @@ std::string number_text(double v) {
   return buf;
 }
 
+// The same grammar, rendered for people: every part that depends only on constants becomes
+// its value, the rest stays as written. "(BM * BK + BK * BN) / ((BM / TM) * (BN / TN)) *
+// ceil(k / BK)" with the constants reads "8 * ceil(k / 8)".
+class Folder {
+ public:
+  struct Part {
+    bool constant;
+    double value;
+    std::string text;
+    int level;  // 0 sum, 1 product, 2 unary or primary: when it needs parentheses
+  };
+
+  Folder(const std::string& text, const Variables& constants) : text_(text), constants_(constants) {}
+
+  std::string fold() {
+    Part p = sum();
+    skip_space();
+    if (pos_ != text_.size()) throw engine::Error("cannot read the formula '" + text_ + "'");
+    return render(p);
+  }
+
+ private:
+  static std::string render(const Part& p) { return p.constant ? number_text(p.value) : p.text; }
+  static std::string wrapped(const Part& p, int level) {
+    std::string t = render(p);
+    return !p.constant && p.level < level ? "(" + t + ")" : t;
+  }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool take(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  Part combine(const Part& a, char op, const Part& b, int level) {
+    if (a.constant && b.constant) {
+      double v = op == '+' ? a.value + b.value : op == '-' ? a.value - b.value : op == '*' ? a.value * b.value
+                                                                                          : a.value / b.value;
+      return Part{true, v, "", 2};
+    }
+    return Part{false, 0, wrapped(a, level) + " " + op + " " + wrapped(b, level + 1), level};
+  }
+  Part sum() {
+    Part v = product();
+    for (;;) {
+      if (take('+')) v = combine(v, '+', product(), 0);
+      else if (take('-')) v = combine(v, '-', product(), 0);
+      else return v;
+    }
+  }
+  Part product() {
+    Part v = unary();
+    for (;;) {
+      if (take('*')) v = combine(v, '*', unary(), 1);
+      else if (take('/')) v = combine(v, '/', unary(), 1);
+      else return v;
+    }
+  }
+  Part unary() {
+    if (!take('-')) return primary();
+    Part p = unary();
+    return p.constant ? Part{true, -p.value, "", 2} : Part{false, 0, "-" + wrapped(p, 2), 2};
+  }
+  Part primary() {
+    skip_space();
+    if (take('(')) {
+      Part p = sum();
+      take(')');
+      return p.constant ? p : Part{false, 0, render(p), p.level};
+    }
+    std::size_t start = pos_;
+    if (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.')) {
+      std::size_t used = 0;
+      double v = std::stod(text_.substr(pos_), &used);
+      pos_ += used;
+      return Part{true, v, "", 2};
+    }
+    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+    std::string name = text_.substr(start, pos_ - start);
+    if (take('(')) {
+      Part first = sum();
+      Part second{true, 0, "", 2};
+      bool two = take(',');
+      if (two) second = sum();
+      take(')');
+      if (first.constant && (!two || second.constant)) {
+        Variables none;
+        std::string call = name + "(" + number_text(first.value) + (two ? ", " + number_text(second.value) : "") + ")";
+        return Part{true, evaluate(call, none), "", 2};
+      }
+      return Part{false, 0, name + "(" + render(first) + (two ? ", " + render(second) : "") + ")", 2};
+    }
+    auto it = constants_.find(name);
+    if (it != constants_.end()) return Part{true, it->second, "", 2};
+    return Part{false, 0, name, 2};
+  }
+
+  const std::string& text_;
+  const Variables& constants_;
+  std::size_t pos_ = 0;
+};
+
 }  // namespace
 
 double evaluate(const std::string& formula, const Variables& variables) {
   return Parser(formula, variables).parse();
+}
+
+std::string fold_constants(const std::string& formula, const Variables& constants) {
+  return Folder(formula, constants).fold();
 }
 
 std::string substitute(const std::string& formula, const Variables& variables) {

@@ -1,232 +1,212 @@
 #include "kernel_run.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 
 #include "checker/explain.h"
-#include "checker/shared_shapes.h"
-#include "engine/device_array.h"
 
 namespace checker {
 namespace {
 
-using engine::LaunchResult;
+bool fits_cpu_checks(const Dims& d) { return d.multiply_adds() <= kCpuCheckMultiplyAdds; }
 
-// A matrix in device memory, as float or as half bits.
-class DeviceMatrix {
- public:
-  DeviceMatrix(engine::Backend& backend, const std::vector<float>& values, ElementType type, const std::string& name) {
-    if (type == ElementType::f32) {
-      f32_ = std::make_unique<engine::DeviceArray<float>>(backend, values.size(), name);
-      f32_->upload(values);
-    } else {
-      std::vector<std::uint16_t> bits(values.size());
-      for (std::size_t i = 0; i < values.size(); ++i) bits[i] = half_bits(values[i]);
-      f16_ = std::make_unique<engine::DeviceArray<std::uint16_t>>(backend, bits.size(), name);
-      f16_->upload(bits);
-    }
-  }
-  void* get() const { return f32_ ? static_cast<void*>(f32_->get()) : static_cast<void*>(f16_->get()); }
+std::string size_text(const PuzzleSpec& spec, const Dims& d) {
+  return spec.square ? std::to_string(d.n)
+                     : std::to_string(d.m) + "x" + std::to_string(d.n) + "x" + std::to_string(d.k);
+}
 
- private:
-  std::unique_ptr<engine::DeviceArray<float>> f32_;
-  std::unique_ptr<engine::DeviceArray<std::uint16_t>> f16_;
-};
-
-// The kernel's arguments, and the array of pointers to them that a launch takes, in the
-// order of the spec's signature.
-struct KernelArgs {
-  void* a;
-  void* b;
-  void* c;
-  int m, n, k;
-  float alpha, beta;
-
-  std::vector<void*> pointers(const PuzzleSpec& spec) {
-    std::vector<void*> out;
-    for (const KernelParam& p : spec.params) {
-      switch (p.role) {
-        case ParamRole::a: out.push_back(&a); break;
-        case ParamRole::b: out.push_back(&b); break;
-        case ParamRole::c: out.push_back(&c); break;
-        case ParamRole::m: out.push_back(&m); break;
-        case ParamRole::n:
-        case ParamRole::size: out.push_back(&n); break;
-        case ParamRole::k: out.push_back(&k); break;
-        case ParamRole::alpha: out.push_back(&alpha); break;
-        case ParamRole::beta: out.push_back(&beta); break;
-      }
-    }
-    out.push_back(nullptr);
-    return out;
-  }
-};
-
-std::string sizes_words(const PuzzleSpec& spec, const std::vector<Case>& list) {
+// "n = 1, 16, 33" or "m x n x k = 1x1x1, 33x65x17" for the cases that pass `keep`.
+template <typename Keep>
+std::string sizes_words(const PuzzleSpec& spec, const std::vector<Case>& list, Keep keep) {
   std::string s;
   for (const Case& c : list) {
-    if (c.worked) continue;
-    s += s.empty() ? "" : ", ";
-    s += spec.square ? std::to_string(c.dims.n)
-                     : std::to_string(c.dims.m) + "x" + std::to_string(c.dims.n) + "x" + std::to_string(c.dims.k);
+    if (c.worked || !keep(c)) continue;
+    s += (s.empty() ? "" : ", ") + size_text(spec, c.dims);
   }
+  if (s.empty()) return "";
   return (spec.square ? spec.size_name + " = " : "m x n x k = ") + s;
 }
 
+bool smaller(const Dims& x, const Dims& y) {
+  if (x.multiply_adds() != y.multiply_adds()) return x.multiply_adds() < y.multiply_adds();
+  if (x.m != y.m) return x.m < y.m;
+  return x.n != y.n ? x.n < y.n : x.k < y.k;
+}
+
+bool has_kind(const engine::LaunchResult& r, engine::FindingKind kind) { return r.total(kind) > 0; }
+
 }  // namespace
 
-KernelRun::KernelRun(const PuzzleSpec& spec, const Options& options, engine::Backend& backend,
-                     const engine::KernelImage& image, Style style)
-    : spec_(spec), opt_(options), backend_(backend), image_(image), st_(style) {
-  shared_shapes_ = read_shared_shapes(image.source);
+KernelRun::KernelRun(const PuzzleSpec& spec, const Options& options, const Backends& backends,
+                     const engine::KernelImage& cpu_image, const engine::KernelImage& gpu_image, Style style)
+    : spec_(spec),
+      opt_(options),
+      backends_(backends),
+      mode_(backends.mode),
+      reason_(backends.reason),
+      cpu_image_(cpu_image),
+      gpu_image_(gpu_image),
+      st_(style) {
+  // A kernel that nvcc cannot compile (a CPU-only build of it) still gets the CPU's checks.
+  if (mode_ == RunMode::gpu_with_cpu_checks && gpu_image.address == nullptr) {
+    mode_ = RunMode::cpu;
+    reason_ = "auto: this kernel was built for the CPU backend only, so the CPU backend runs it";
+  }
+  std::vector<Case> list = cases();
+  report_.emplace(spec_, st_, sizes_words(spec_, list, [](const Case& c) { return c.on_cpu; }));
 }
 
 std::vector<Case> KernelRun::cases() const {
-  std::vector<Case> list{{"worked example", spec_.cases.worked, true}};
-  std::vector<Dims> sizes = backend_.kind() == engine::BackendKind::gpu ? spec_.cases.gpu : spec_.cases.cpu;
-  if (opt_.size.size() == 1) sizes = {Dims{opt_.size[0], opt_.size[0], opt_.size[0]}};
-  if (opt_.size.size() == 3) sizes = {Dims{opt_.size[0], opt_.size[1], opt_.size[2]}};
+  bool gpu = mode_ != RunMode::cpu;
+  bool cpu = mode_ != RunMode::gpu;
+  std::vector<Case> list{{"worked example", spec_.cases.worked, true, gpu, cpu}};
+  std::vector<Dims> sizes;
+  if (opt_.size.size() == 1) {
+    sizes = {Dims{opt_.size[0], opt_.size[0], opt_.size[0]}};
+  } else if (opt_.size.size() == 3) {
+    sizes = {Dims{opt_.size[0], opt_.size[1], opt_.size[2]}};
+  } else if (mode_ == RunMode::cpu) {
+    sizes = spec_.cases.cpu;
+  } else {
+    sizes = spec_.cases.gpu;
+    if (mode_ == RunMode::gpu_with_cpu_checks)
+      for (const Dims& d : spec_.cases.cpu)
+        if (fits_cpu_checks(d)) sizes.push_back(d);
+    std::sort(sizes.begin(), sizes.end(), smaller);
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  }
   if (opt_.quick && sizes.size() > 2) sizes.resize(2);
-  for (const Dims& d : sizes) list.push_back({"random, seed " + std::to_string(opt_.seed), d, false});
+  for (const Dims& d : sizes) {
+    bool checked_on_cpu = mode_ == RunMode::cpu || (mode_ == RunMode::gpu_with_cpu_checks && fits_cpu_checks(d));
+    list.push_back({"random, seed " + std::to_string(opt_.seed), d, false, gpu, checked_on_cpu});
+  }
   return list;
 }
 
-void KernelRun::print_header(const std::string& backend_reason, const std::vector<Case>& list) const {
-  bool cpu = backend_.kind() == engine::BackendKind::cpu;
-  std::printf("Backend: %s (%s)\n", engine::to_string(backend_.kind()), backend_.description().c_str());
-  if (!backend_reason.empty()) std::printf("         %s\n", backend_reason.c_str());
+void KernelRun::print_header(bool first_kernel, const std::vector<Case>& list) const {
+  const std::string reason = first_kernel ? reason_ : "";
+  const bool instrumented = cpu_image_.instrumented;
+  switch (mode_) {
+    case RunMode::cpu:
+      std::printf("Backend: cpu (%s)\n", backends_.cpu->description().c_str());
+      break;
+    case RunMode::gpu:
+      std::printf("Backend: gpu (%s)\n", backends_.gpu->description().c_str());
+      break;
+    case RunMode::gpu_with_cpu_checks:
+      std::printf("Backend: gpu (%s), then cpu (%s)\n", backends_.gpu->description().c_str(),
+                  backends_.cpu->description().c_str());
+      break;
+  }
+  if (!reason.empty()) std::printf("         %s\n", reason.c_str());
+  if (mode_ == RunMode::gpu_with_cpu_checks) {
+    std::string cpu_sizes = sizes_words(spec_, list, [](const Case& c) { return c.on_cpu; });
+    std::printf("         Every case runs on the GPU; the worked example%s again under the CPU backend's "
+                "checks.\n",
+                cpu_sizes.empty() ? " runs" : (" and " + cpu_sizes + " run").c_str());
+  }
   std::printf("Launch:  %s\n", spec_.launch_words().c_str());
   std::printf("Cases:   a worked example (%s), then random matrices from seed %llu at %s\n",
               spec_.size_words(spec_.cases.worked).c_str(), static_cast<unsigned long long>(opt_.seed),
-              sizes_words(spec_, list).c_str());
-  std::string checks;
-  if (cpu && image_.instrumented)
-    checks = "out-of-bounds accesses, unwritten outputs, barriers, shared-memory races, thread order";
-  else if (cpu)
-    checks = "out-of-bounds writes, crashes, unwritten outputs, barriers, thread order (exact read checks, "
-             "races and load budgets are off: this build's kernels are not instrumented; build with clang++)";
-  else
-    checks = "out-of-bounds writes (canaries), unwritten outputs, crashes, time limit (--sanitize for more)";
-  if (cpu && image_.instrumented && spec_.limits.global_loads_per_thread)
-    checks += ", at most " + spec_.formula_words(spec_.limits.global_loads_per_thread->max) +
-              " global loads per thread";
-  std::printf("Checks:  %s\n\n", checks.c_str());
+              sizes_words(spec_, list, [](const Case&) { return true; }).c_str());
+  switch (mode_) {
+    case RunMode::cpu:
+      std::printf("Checks:  %s\n\n", cpu_checks(spec_, instrumented).c_str());
+      break;
+    case RunMode::gpu:
+      std::printf("Checks:  %s\n         %s\n\n", gpu_checks().c_str(), gpu_alone_cannot_check().c_str());
+      break;
+    case RunMode::gpu_with_cpu_checks:
+      std::printf("Checks:  GPU: %s\n         CPU: %s\n\n", gpu_checks().c_str(), cpu_checks(spec_, instrumented).c_str());
+      break;
+  }
+}
+
+Tally KernelRun::run_all(bool first_kernel) {
+  std::vector<Case> list = cases();
+  print_header(first_kernel, list);
+  Tally tally;
+  tally.total = list.size();
+  std::size_t ran = 0;
+  bool said_gpu_gone = false;
+  for (std::size_t i = 0; i < list.size() && !stop_; ++i) {
+    if (device_lost_ && !list[i].on_cpu) continue;  // only the CPU backend is left
+    if (device_lost_ && !said_gpu_gone && mode_ == RunMode::gpu_with_cpu_checks) {
+      std::printf("The GPU runs nothing more in this program: the cases that the CPU backend checks run there "
+                  "alone.\n\n");
+      said_gpu_gone = true;
+    }
+    ++ran;
+    tally.passed += run_case(list[i], i, list.size()) ? 1 : 0;
+  }
+  // --bench without a GPU reports what the CPU backend measures: the largest case that
+  // passed runs once more, with every access logged for the memory profile.
+  // --profile does the same on whichever backend has the CPU checks.
+  if (opt_.bench && mode_ == RunMode::cpu && cpu_measure_ && cpu_image_.instrumented) {
+    Case c{"profile", cpu_measure_->dims, false, false, true};
+    cpu_measure_->profile_run =
+        CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).profile(c, make_inputs(spec_, c, opt_.seed));
+    cpu_measure_->profiled = true;
+  }
+  // --profile: the same, on the largest case the CPU backend ran to its end (passed or not: a
+  // kernel that fails on bank conflicts is the one to look at), up to a size that stays quick.
+  if (opt_.profile && mode_ != RunMode::gpu && profile_measure_ && cpu_image_.instrumented) {
+    Case c{"profile", profile_measure_->dims, false, false, true};
+    profile_measure_->profile_run =
+        CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).profile(c, make_inputs(spec_, c, opt_.seed));
+    profile_measure_->profiled = true;
+  }
+  if (ran < list.size()) {
+    std::size_t left = list.size() - ran;
+    std::printf("Stopped early: %s not run.\n\n",
+                left == 1 ? "the last case was" : ("the last " + std::to_string(left) + " cases were").c_str());
+  }
+  return tally;
+}
+
+std::string KernelRun::case_heading(const Case& c, std::size_t index, std::size_t count) const {
+  std::string s = "[" + std::to_string(index + 1) + "/" + std::to_string(count) + "] " + c.label + ", " +
+                  spec_.size_words(c.dims);
+  if (mode_ != RunMode::gpu_with_cpu_checks) return s;
+  if (device_lost_) return s + " (CPU)";
+  return s + (c.on_cpu ? " (GPU and CPU)" : " (GPU)");
 }
 
 bool KernelRun::run_case(const Case& c, std::size_t index, std::size_t count) {
-  std::printf("%s\n", st_.bold("[" + std::to_string(index + 1) + "/" + std::to_string(count) + "] " + c.label + ", " +
-                               spec_.size_words(c.dims))
-                          .c_str());
-  Problem p = c.worked ? worked_problem(spec_, c.dims) : random_problem(spec_, c.dims, opt_.seed);
-  Reference ref = reference_result(spec_, p);
-  DeviceMatrix a(backend_, p.a, spec_.a_type, "a"), b(backend_, p.b, spec_.b_type, "b");
-  engine::DeviceArray<float> out(backend_, p.c_in.size(), spec_.output_name);
-  KernelArgs args{a.get(), b.get(), out.get(), static_cast<int>(c.dims.m), static_cast<int>(c.dims.n),
-                  static_cast<int>(c.dims.k), p.alpha, p.beta};
-  std::vector<void*> arg_pointers = args.pointers(spec_);
-  engine::LaunchConfig config = spec_.launch_for(c.dims);
+  std::printf("%s\n", st_.bold(case_heading(c, index, count)).c_str());
+  CaseInputs in = make_inputs(spec_, c, opt_.seed);
+  bool passed = false;
+  auto run_on_cpu = [&] {
+    BackendOutcome o = CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).run(c, index, in);
+    if (o.passed() && (!cpu_measure_ || cpu_measure_->dims.multiply_adds() <= c.dims.multiply_adds()))
+      cpu_measure_ = CpuMeasure{c.dims, o.launch.stats, false, {}};
+    if (!o.refused() && !o.stopped() && c.dims.multiply_adds() <= kProfileMultiplyAdds &&
+        (!profile_measure_ || profile_measure_->dims.multiply_adds() <= c.dims.multiply_adds()))
+      profile_measure_ = CpuMeasure{c.dims, o.launch.stats, false, {}};
+    return o;
+  };
 
-  std::vector<engine::ThreadOrder> orders = orders_for(c, index);
-  std::vector<float> first_result;
-  bool passed = true;
-  for (std::size_t o = 0; o < orders.size(); ++o) {
-    engine::RunOptions run;
-    run.timeout_seconds = timeout_for(c.dims);
-    run.order = orders[o];
-    run.shuffle_seed = opt_.seed + index;
-    out.upload(p.c_in);
-    LaunchResult r = backend_.launch(image_, config, arg_pointers.data(), run);
-    std::vector<float> result = r.rejected.empty() && !r.device_lost ? out.download() : std::vector<float>{};
-    bool shown_order = orders.size() > 1 && o > 0;
-    if (!judge(c, p, ref, r, result, shown_order ? engine::to_string(orders[o]) : nullptr)) {
-      passed = false;
-      break;
-    }
-    if (o == 0) {
-      first_result = result;
-    } else if (std::memcmp(first_result.data(), result.data(), result.size() * sizeof(float)) != 0) {
-      std::printf("  %s: the result changes when the threads of a block run in %s order instead of %s "
-                  "order. Threads that share data must wait for each other with __syncthreads().\n",
-                  st_.bold("Result depends on thread order").c_str(), engine::to_string(orders[o]),
-                  engine::to_string(orders[0]));
-      passed = false;
-      break;
-    }
+  if (mode_ == RunMode::cpu || device_lost_) {
+    BackendOutcome o = run_on_cpu();
+    passed = report_->print_single(c, in, o, FollowUp::other_runs);
+    stop_ = o.refused() || has_kind(o.launch, engine::FindingKind::timeout);
+  } else if (mode_ == RunMode::gpu) {
+    BackendOutcome o = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
+    passed = report_->print_single(c, in, o, FollowUp::other_runs);
+    device_lost_ = o.launch.device_lost;
+    stop_ = o.refused() || has_kind(o.launch, engine::FindingKind::timeout) || device_lost_;
+  } else {
+    BackendOutcome gpu = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
+    std::optional<BackendOutcome> cpu;
+    if (c.on_cpu && !gpu.refused()) cpu = run_on_cpu();
+    passed = report_->print_auto(c, in, gpu, cpu ? &*cpu : nullptr);
+    device_lost_ = gpu.launch.device_lost;
+    // Past a GPU time limit or crash the CPU backend carries on with the cases it checks,
+    // unless it hit its own time limit: the next cases would wait for it again.
+    stop_ = gpu.refused() || (cpu && has_kind(cpu->launch, engine::FindingKind::timeout));
   }
   std::printf("  %s\n\n", passed ? st_.green("PASS").c_str() : st_.red("FAIL").c_str());
   return passed;
-}
-
-std::vector<engine::ThreadOrder> KernelRun::orders_for(const Case& c, std::size_t index) const {
-  using engine::ThreadOrder;
-  if (backend_.kind() == engine::BackendKind::gpu) return {ThreadOrder::forward};
-  if (opt_.all_orders || c.worked) return {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-  const ThreadOrder rotation[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-  return {rotation[index % 3]};
-}
-
-double KernelRun::timeout_for(const Dims& d) const {
-  if (opt_.timeout_seconds) return *opt_.timeout_seconds;
-  if (backend_.kind() == engine::BackendKind::gpu) return 5.0;
-  return 5.0 + 1e-8 * static_cast<double>(d.multiply_adds());
-}
-
-bool KernelRun::judge(const Case& c, const Problem& p, const Reference& ref, const LaunchResult& r,
-                      const std::vector<float>& out, const char* order_name) {
-  if (!r.rejected.empty()) {
-    std::printf("  %s: %s.\n", st_.bold("The launch was refused").c_str(), r.rejected.c_str());
-    stop_ = true;  // every case has the same kernel: it would be refused again
-    return false;
-  }
-  bool small = p.a.size() <= 16 && p.b.size() <= 16 && out.size() <= 16;
-  bool fatal = r.total(engine::FindingKind::fault) > 0 || r.total(engine::FindingKind::timeout) > 0;
-  if (small && !out.empty() && !order_name) {
-    std::printf("  a:        %s\n", format_list(p.a).c_str());
-    std::printf("  b:        %s\n", format_list(p.b).c_str());
-    if (spec_.epilogue == Epilogue::alpha_beta)
-      std::printf("  alpha = %s, beta = %s, %s before the launch: %s\n", format_value(p.alpha).c_str(),
-                  format_value(p.beta).c_str(), spec_.output_name.c_str(), format_list(p.c_in).c_str());
-    std::string name = spec_.output_name + ":";
-    std::printf("  %-9s %s\n", name.c_str(), format_list(out).c_str());
-    std::printf("  expected: %s\n", format_list(ref.value).c_str());
-  }
-  bool ok = r.findings.empty();
-  if (order_name && !r.findings.empty()) std::printf("  With the threads in %s order:\n", order_name);
-  for (const std::string& paragraph : explain_findings(r, spec_, c.dims, shared_shapes_, st_)) print_paragraph(paragraph);
-  if (r.device_lost) {
-    device_lost_ = stop_ = true;
-    return false;
-  }
-  if (fatal) {
-    stop_ = r.total(engine::FindingKind::timeout) > 0;
-    return false;
-  }
-  Comparison cmp = compare(out, p.c_in, ref);
-  if (cmp.unwritten) print_paragraph(explain_unwritten(cmp, spec_, st_));
-  if (cmp.wrong) print_paragraph(explain_wrong(cmp, ref, out, spec_, st_));
-  bool uniform = cmp.unwritten == cmp.marks.size() || cmp.wrong == cmp.marks.size();
-  if (!cmp.ok() && !small && !uniform) {
-    std::printf("  %s (%s right, %s wrong, %s never written):\n", (spec_.output_name + " by rows").c_str(),
-                st_.green(".").c_str(), st_.red("X").c_str(), st_.yellow("?").c_str());
-    for (const std::string& line : matrix_map(cmp, st_)) std::printf("  %s\n", line.c_str());
-  }
-  ok = ok && cmp.ok();
-  std::uint64_t budget = spec_.load_budget(c.dims);
-  if (ok && r.stats.loads_counted && budget > 0 && r.stats.max_global_loads > budget) {
-    print_paragraph(explain_budget(r.stats, budget, spec_, c.dims, st_));
-    ok = false;
-  }
-  return ok;
-}
-
-void KernelRun::print_paragraph(const std::string& text) const {
-  std::string indented = "  ";
-  for (char ch : text) {
-    indented += ch;
-    if (ch == '\n') indented += "  ";
-  }
-  std::printf("%s\n", indented.c_str());
 }
 
 }  // namespace checker

@@ -1,12 +1,15 @@
-// One kernel of a puzzle, run through its cases on one backend: inputs, launch, and the
-// judgement of each launch in words.
+// One kernel of a puzzle, run through its cases: on the CPU backend, on the GPU, or (auto
+// with a GPU) on the GPU with the small cases run again under the CPU backend's checks.
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "checker/matrices.h"
+#include "case_report.h"
+#include "case_runner.h"
 #include "checker/options.h"
 #include "checker/output.h"
 #include "checker/puzzle.h"
@@ -14,41 +17,75 @@
 
 namespace checker {
 
-struct Case {
-  std::string label;  // "worked example", "random, seed 2024"
+enum class RunMode {
+  cpu,                  // --backend=cpu, or auto without a usable GPU
+  gpu,                  // --backend=gpu: the hardware alone
+  gpu_with_cpu_checks,  // auto with a GPU: every case on the GPU, the small ones on the CPU too
+};
+
+// The backends that run_puzzle opened, and why this mode.
+struct Backends {
+  RunMode mode = RunMode::cpu;
+  engine::Backend* gpu = nullptr;
+  engine::Backend* cpu = nullptr;
+  std::string reason;  // one line under "Backend:", or empty
+};
+
+// The CPU backend checks, in auto mode, the worked example and the spec's CPU cases up to this
+// many multiply-adds (128³): enough to show every finding of the broken-kernel corpus, small
+// enough that a whole auto run of puzzle 4 stays within a few seconds.
+constexpr std::uint64_t kCpuCheckMultiplyAdds = 128ull * 128ull * 128ull;
+
+struct Tally {
+  std::size_t passed = 0, total = 0;
+};
+
+// What the CPU backend measured on the largest case it ran and passed: --bench's answer
+// where there is no GPU.
+struct CpuMeasure {
   Dims dims;
-  bool worked = false;
+  engine::LaunchStats stats;
+  bool profiled = false;  // the case ran again with the engine's memory profile
+  engine::LaunchResult profile_run;
 };
 
 class KernelRun {
  public:
-  // `image`: the kernel built for `backend`; `source`: the .cu file it was built from.
-  KernelRun(const PuzzleSpec& spec, const Options& options, engine::Backend& backend,
-            const engine::KernelImage& image, Style style);
+  KernelRun(const PuzzleSpec& spec, const Options& options, const Backends& backends,
+            const engine::KernelImage& cpu_image, const engine::KernelImage& gpu_image, Style style);
+  KernelRun(const KernelRun&) = delete;  // its report refers to its own members
+  KernelRun& operator=(const KernelRun&) = delete;
 
+  RunMode mode() const { return mode_; }
   std::vector<Case> cases() const;
-  void print_header(const std::string& backend_reason, const std::vector<Case>& list) const;
-  // True when the case passed; sets stop() when no further case should run.
-  bool run_case(const Case& c, std::size_t index, std::size_t count);
+  // `first_kernel`: say why this backend (the reason is said once per checker).
+  void print_header(bool first_kernel, const std::vector<Case>& list) const;
+  // Prints the header, then runs and prints every case, stopping early when the rest cannot run.
+  Tally run_all(bool first_kernel);
 
-  bool stop() const { return stop_; }
   bool device_lost() const { return device_lost_; }
+  const std::optional<CpuMeasure>& cpu_measure() const { return cpu_measure_; }
+  // --profile: the profiled run of the largest case the CPU backend finished, if any.
+  const std::optional<CpuMeasure>& profile_measure() const { return profile_measure_; }
 
  private:
-  std::vector<engine::ThreadOrder> orders_for(const Case& c, std::size_t index) const;
-  double timeout_for(const Dims& d) const;
-  bool judge(const Case& c, const Problem& p, const Reference& ref, const engine::LaunchResult& r,
-             const std::vector<float>& out, const char* order_name);
-  void print_paragraph(const std::string& text) const;
+  bool run_case(const Case& c, std::size_t index, std::size_t count);
+  std::string case_heading(const Case& c, std::size_t index, std::size_t count) const;
+  std::string cpu_sizes_words(const std::vector<Case>& list) const;
 
   const PuzzleSpec& spec_;
   const Options& opt_;
-  engine::Backend& backend_;
-  const engine::KernelImage& image_;
+  Backends backends_;
+  RunMode mode_;
+  std::string reason_;
+  const engine::KernelImage& cpu_image_;
+  const engine::KernelImage& gpu_image_;
   Style st_;
-  std::map<std::string, std::vector<long>> shared_shapes_;
+  std::optional<CaseReport> report_;
   bool stop_ = false;
   bool device_lost_ = false;
+  std::optional<CpuMeasure> cpu_measure_;
+  std::optional<CpuMeasure> profile_measure_;
 };
 
 }  // namespace checker

@@ -28,7 +28,8 @@ Options parse_options(int argc, char** argv) {
     std::string arg = argv[i];
     o.original_args.push_back(arg);
     // Accept "--flag value" as well as "--flag=value".
-    if ((arg == "--backend" || arg == "--seed" || arg == "--size" || arg == "--timeout") && i + 1 < argc) {
+    if ((arg == "--backend" || arg == "--seed" || arg == "--size" || arg == "--timeout" || arg == "--bench-csv") &&
+        i + 1 < argc) {
       arg += "=" + std::string(argv[++i]);
       o.original_args.back() = arg;
     }
@@ -64,10 +65,22 @@ Options parse_options(int argc, char** argv) {
       o.quick = true;
     } else if (arg == "--no-canaries") {
       o.no_canaries = true;
+    } else if (arg == "--bench") {
+      o.bench = true;
+    } else if (arg == "--profile") {
+      o.profile = true;
+    } else if (arg == "--bench-csv" || take_value(arg, "--bench-csv", v)) {
+      if (v.empty()) throw engine::Error("--bench-csv wants a file name: --bench-csv=results.csv");
+      o.bench_csv = v;
+      o.bench = true;  // rows to append mean there is something to time
     } else {
       throw engine::Error("unknown option '" + arg + "'");
     }
   }
+  if (o.profile && o.sanitize)
+    throw engine::Error("--profile and --sanitize cannot be combined: run them one after the other");
+  if (o.bench && o.sanitize)
+    throw engine::Error("--bench and --sanitize cannot be combined: compute-sanitizer slows every kernel down");
   return o;
 }
 
@@ -75,7 +88,8 @@ std::string usage(const std::string& program) {
   return "Usage: " + program + " [options]\n"
          "Runs your kernel on a worked example and on random matrices, and says what is wrong.\n"
          "\n"
-         "  --backend=auto|gpu|cpu  where to run the kernel (default auto: the GPU if there is one)\n"
+         "  --backend=auto|gpu|cpu  where to run the kernel (default auto: with a GPU, every case on\n"
+         "                          the GPU and the small ones again under the CPU backend's checks)\n"
          "  --seed=N                seed for the random matrices (default 2024)\n"
          "  --size=N | MxNxK        run the worked example and then only this size\n"
          "  --timeout=SECONDS       stop a kernel that runs longer than this (default 5, more for\n"
@@ -85,6 +99,11 @@ std::string usage(const std::string& program) {
          "  --sanitize              GPU backend: also run under NVIDIA's compute-sanitizer\n"
          "                          (memcheck, racecheck, synccheck) and summarise what it finds\n"
          "  --quick                 only the worked example and the two smallest sizes\n"
+         "  --bench                 GPU backend: once every case passes, time the kernel against\n"
+         "                          cuBLAS at the puzzle's benchmark sizes (median of 25 launches)\n"
+         "  --bench-csv=FILE        with --bench: also append the timings to FILE as CSV rows\n"
+         "  --profile               after the cases: bank conflicts and sectors per request, per\n"
+         "                          source line (CPU backend), and Nsight Compute's counters (GPU)\n"
          "  --help                  this text\n"
          "\n"
          "Exit status: 0 every case passed, 1 a case failed, 2 a usage or environment problem.\n"

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -38,31 +37,6 @@ static std::string list_of(const std::vector<T>& values) {
 
 std::string format_list(const std::vector<float>& values) { return list_of(values); }
 std::string format_list(const std::vector<double>& values) { return list_of(values); }
-
-std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width) {
-  long rows = c.dims.m, cols = c.dims.n;
-  long longest = rows > cols ? rows : cols;
-  long cell = (longest + max_width - 1) / max_width;
-  long cell_rows = (rows + cell - 1) / cell, cell_cols = (cols + cell - 1) / cell;
-  std::vector<std::string> lines;
-  for (long cr = 0; cr < cell_rows; ++cr) {
-    char label[32];
-    std::snprintf(label, sizeof label, "%6ld ", cr * cell);
-    std::string line = style.dim(label);
-    for (long cc = 0; cc < cell_cols; ++cc) {
-      char mark = '.';
-      for (long r = cr * cell; r < std::min(rows, (cr + 1) * cell); ++r)
-        for (long col = cc * cell; col < std::min(cols, (cc + 1) * cell); ++col) {
-          char m = c.marks[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(col)];
-          if (m == '?') mark = '?';
-          else if (m == 'X' && mark != '?') mark = 'X';
-        }
-      line += mark == '.' ? style.green(".") : mark == 'X' ? style.red("X") : style.yellow("?");
-    }
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 std::string element_name(long long index, long cols) {
   if (cols <= 0) return "";

@@ -274,7 +274,7 @@ engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d) const {
 std::string PuzzleSpec::formula_words(const std::string& formula) const {
   Variables named;  // constants only: the sizes stay as letters
   for (const auto& [name, value] : constants) named[name] = static_cast<double>(value);
-  return substitute(formula, named);
+  return fold_constants(formula, named);
 }
 
 std::string PuzzleSpec::launch_words() const {

@@ -1,5 +1,6 @@
 // Findings in words a student understands on day one: what happened, where, and the
-// likely fix. At most a few instances of each kind, then a count.
+// likely fix. At most a few instances of each kind, then a count. The engine reports facts;
+// every piece of advice (which option to run next) is worded here.
 #pragma once
 
 #include <cstdint>
@@ -10,19 +11,56 @@
 #include "checker/matrices.h"
 #include "checker/output.h"
 #include "checker/puzzle.h"
+#include "engine/backend.h"
 #include "engine/findings.h"
 
 namespace checker {
 
-// shared_shapes: the kernel's __shared__ array dimensions (see shared_shapes.h).
+// What to say after a finding whose thread the backend cannot name (the GPU's).
+enum class FollowUp {
+  other_runs,  // --backend=gpu alone: name the runs that find the thread
+  none,        // the caller says it (auto: the CPU backend's run of the same case)
+};
+
+// `backend`: the one that made the findings.
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
-                                          const std::map<std::string, std::vector<long>>& shared_shapes,
-                                          const Style& style);
+                                          const Style& style, engine::BackendKind backend,
+                                          FollowUp follow_up = FollowUp::other_runs);
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& style);
+// `examples`: how many wrong elements to list with their values (fewer when a window of
+// values is printed too).
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,
-                          const PuzzleSpec& spec, const Style& style);
+                          const PuzzleSpec& spec, const Style& style, std::size_t examples = 5);
 std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec,
                            const Dims& d, const Style& style);
+// The spec's memory limits, from the engine's profile of the worst source location.
+std::string explain_bank_conflicts(const engine::AccessProfile& worst, const PuzzleSpec& spec, const Style& style);
+std::string explain_scattered_loads(const engine::AccessProfile& worst, double sectors_per_request,
+                                    const PuzzleSpec& spec, const Style& style);
+std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOrder other, const Style& style);
+std::string explain_refused(const std::string& reason, const Style& style);
+// "Every tile of c (one per block) has elements never written."
+std::string explain_uniform_map(char mark, const std::string& output_name);
+
+// --backend=auto with a GPU: each case runs on the GPU, then (the small ones) under the CPU
+// backend's checks. These word how the two runs relate.
+//
+// A GPU crash or time limit, said once, before what the CPU backend made of the same case.
+std::string explain_gpu_stop(const engine::Finding& f, const Style& style);
+// Before the CPU backend's findings for a case: `names_thread` when it reproduced the
+// GPU's crash or time limit and names the thread.
+std::string cpu_lead_in(bool names_thread);
+// The CPU backend ran the case and found nothing, though the GPU's run failed.
+std::string cpu_found_nothing(bool gpu_stopped);
+// The GPU's run failed on a case too large for the CPU backend's checks.
+std::string too_large_for_cpu(const PuzzleSpec& spec, const Dims& d, const std::string& cpu_sizes, bool gpu_stopped);
+// A GPU canary write that the CPU backend's run of the same case did not reproduce.
+std::string canary_not_reproduced();
+
+// The header's list of checks per backend, and what the GPU alone cannot check.
+std::string cpu_checks(const PuzzleSpec& spec, bool instrumented);
+std::string gpu_checks();
+std::string gpu_alone_cannot_check();
 
 // "line 23 of p04_tiled.cu", or "" when unknown.
 std::string where_in_source(const engine::SourceLocation& at);

@@ -18,4 +18,8 @@ double evaluate(const std::string& formula, const Variables& variables);
 // better to a student: "ceil(n / TILE)" -> "ceil(n / 16)" for {TILE: 16}.
 std::string substitute(const std::string& formula, const Variables& variables);
 
+// The formula for people: every part that depends only on `constants` replaced by its value,
+// "(BM / TM) * (BN / TN)" -> "256", "2 * ceil(n / TILE)" -> "2 * ceil(n / 16)".
+std::string fold_constants(const std::string& formula, const Variables& constants);
+
 }  // namespace checker

@@ -22,6 +22,9 @@ struct Options {
   bool sanitize = false;    // re-run under compute-sanitizer (GPU backend)
   bool quick = false;       // the worked example and the two smallest sizes (for --sanitize)
   bool no_canaries = false; // GPU: no canary zones (set by --sanitize for its inner runs)
+  bool bench = false;       // after the cases pass, time the kernel against cuBLAS (GPU backend)
+  bool profile = false;     // after the cases, the memory profile per source line (and ncu's counters)
+  std::string bench_csv;    // --bench-csv: append machine-readable rows to this file
   bool help = false;
   std::vector<std::string> original_args;  // without the program name
 };

@@ -1,11 +1,9 @@
-// How checkers print: colour on a terminal (none for pipes or with NO_COLOR), flat lists
-// for small buffers, a marked map for large ones.
+// How checkers print: colour on a terminal (none for pipes or with NO_COLOR), and values.
+// Large outputs are shown by value_window.h and tile_map.h.
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include "checker/matrices.h"
 
 namespace checker {
 
@@ -33,10 +31,6 @@ std::string format_value(double v);
 // "[1.0, 3.0, 3.0, 13.0]"
 std::string format_list(const std::vector<float>& values);
 std::string format_list(const std::vector<double>& values);
-
-// The matrix as a map of characters, each standing for a square of elements:
-// '.' all right, 'X' some wrong, '?' some never written.
-std::vector<std::string> matrix_map(const Comparison& c, const Style& style, int max_width = 32);
 
 // "(row 2, col 1)" for an element of a row-major matrix with `cols` columns.
 std::string element_name(long long index, long cols);
