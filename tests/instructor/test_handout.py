@@ -104,12 +104,17 @@ class HandoutContents(unittest.TestCase):
                         self.assertTrue(target.exists(), f"{name} links to {relative}, which the handout left out")
 
     def test_everything_else_is_copied_as_it_is(self):
-        changed = {"CMakePresets.json", "CMakeLists.txt", handout.MARKER}
+        changed = {"CMakePresets.json", "CMakeLists.txt", "mkdocs.yml", handout.MARKER}
         for name in self.names:
             if name in changed or name.endswith(".md"):
                 continue
             with self.subTest(file=name):
                 self.assertEqual((self.copy / name).read_bytes(), (ROOT / name).read_bytes())
+        # The site's nav loses exactly the pages left out, and nothing else.
+        kept = (self.copy / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+        original = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+        dropped = [line for line in original if line not in kept]
+        self.assertEqual(sorted(line.split()[-1] for line in dropped), ["dev/grading.md", "instructors.md"])
         for puzzle in specs.load_all():
             self.assertTrue((self.copy / "puzzles" / f"{puzzle['id']}.cu").is_file())
         self.assertTrue(os.access(self.copy / "checker" / "run", os.X_OK))

@@ -14,7 +14,7 @@ MARKER_TEXT = """\
 This is the students' copy of the course, made by `checker/run handout`.
 
 It has no reference solutions (solutions/), no instructors' presets, tools or pages, and no
-kernels that are solutions in all but name (bench/kernels/, the files that include a solution,
+kernels that are solutions in all but name (bench/tuning/, the files that include a solution,
 and tests/broken/ unless the instructor kept it). The tests and benchmarks that need them see
 this file and skip, saying why.
 """
@@ -23,7 +23,8 @@ TOOLS = "the instructors' tools (grade, handout)"
 # Left out of every handout: (path, why). A folder ends with "/".
 LEFT_OUT = [
     ("solutions/", "the reference solutions"),
-    ("bench/kernels/", "the benchmarks' variants of the reference solutions"),
+    ("bench/tuning/", "the tuning harness: the reference solutions with other tile sizes"),
+    ("bench/gpu_run.sh", "the GPU test run, which runs the reference solutions"),
     ("tests/instructor/", "the instructors' tests"),
     ("checker/grading/", TOOLS),
     ("checker/cmake/GradingExport.cmake", TOOLS),
