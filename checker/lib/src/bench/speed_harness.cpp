@@ -259,7 +259,7 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
         std::snprintf(pct, sizeof pct, "%.1f", r.percent_of_baseline);
         reached += (reached.empty() ? "" : ", ") + r.implementation + " reaches " + pct + " %";
       }
-    std::printf("Target: %.0f %% of %s at %s, what the reference solution reaches on an H100; %s.\n",
+    std::printf("Target for the reference solution on an H100: %.0f %% of %s at %s; %s.\n",
                 *spec.bench.target_percent, baseline_name.c_str(), shape_words(largest).c_str(), reached.c_str());
   }
   if (!opt.bench_csv.empty()) {
