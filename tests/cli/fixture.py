@@ -2,7 +2,7 @@
 
 The tests edit puzzle files, reset them and record progress, so they work on a copy of the
 source tree, never on the real puzzles/. The copy is kept between runs in the main build tree
-(tests/cli/work/src) and brought up to date file by file, so its build is incremental; its
+(tests/cli/sandbox/src) and brought up to date file by file, so its build is incremental; its
 first build reuses the main build's objects where it can (reuse_objects.py). The checkers the
 tests run are built here, so that no test pays for a cold build.
 

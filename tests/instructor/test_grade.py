@@ -67,7 +67,7 @@ class GradeClass(unittest.TestCase):
             "bob/p04_tiled.cu": stub("p04_tiled"),
             "bob/p05_single_block_aat.cu": stub("p05_single_block_aat"),
             "carol/p01_naive.cu": solution("p01_naive") + "int not_cpp = ;\n",
-            "carol/work/p04_tiled.cu": broken("p04_missing_first_barrier"),
+            "carol/week3/p04_tiled.cu": broken("p04_missing_first_barrier"),
             "dan/p01_naive.cu": broken("p01_missing_guard"),
             "dan/p05_single_block_aat.cu": broken("p05_barrier_in_if"),
             "gina/notes.txt": "my kernels are in my other folder\n",
