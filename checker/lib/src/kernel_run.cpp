@@ -142,26 +142,23 @@ Tally KernelRun::run_all(bool first_kernel) {
   // --bench without a GPU reports what the CPU backend measures: the largest case that
   // passed runs once more, with every access logged for the memory profile.
   // --profile does the same on whichever backend has the CPU checks.
-  if (opt_.bench && mode_ == RunMode::cpu && cpu_measure_ && cpu_image_.instrumented) {
-    Case c{"profile", cpu_measure_->dims, false, false, true};
-    cpu_measure_->profile_run =
-        CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).profile(c, make_inputs(spec_, c, opt_.seed));
-    cpu_measure_->profiled = true;
-  }
+  if (opt_.bench && mode_ == RunMode::cpu && cpu_measure_ && cpu_image_.instrumented) profile_at(*cpu_measure_);
   // --profile: the same, on the largest case the CPU backend ran to its end (passed or not: a
   // kernel that fails on bank conflicts is the one to look at), up to a size that stays quick.
-  if (opt_.profile && mode_ != RunMode::gpu && profile_measure_ && cpu_image_.instrumented) {
-    Case c{"profile", profile_measure_->dims, false, false, true};
-    profile_measure_->profile_run =
-        CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).profile(c, make_inputs(spec_, c, opt_.seed));
-    profile_measure_->profiled = true;
-  }
+  if (opt_.profile && mode_ != RunMode::gpu && profile_measure_ && cpu_image_.instrumented)
+    profile_at(*profile_measure_);
   if (ran < list.size()) {
     std::size_t left = list.size() - ran;
     std::printf("Stopped early: %s not run.\n\n",
                 left == 1 ? "the last case was" : ("the last " + std::to_string(left) + " cases were").c_str());
   }
   return tally;
+}
+
+void KernelRun::profile_at(CpuMeasure& measure) const {
+  Case c{"profile", measure.dims, false, false, true};
+  measure.profile_run = CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).profile(c, make_inputs(spec_, c, opt_.seed));
+  measure.profiled = true;
 }
 
 std::string KernelRun::case_heading(const Case& c, std::size_t index, std::size_t count) const {

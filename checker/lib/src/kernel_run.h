@@ -72,6 +72,8 @@ class KernelRun {
   bool run_case(const Case& c, std::size_t index, std::size_t count);
   std::string case_heading(const Case& c, std::size_t index, std::size_t count) const;
   std::string cpu_sizes_words(const std::vector<Case>& list) const;
+  // One more launch at the measure's size with every access logged (the memory profile).
+  void profile_at(CpuMeasure& measure) const;
 
   const PuzzleSpec& spec_;
   const Options& opt_;
