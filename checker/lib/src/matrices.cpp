@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <limits>
+#include <thread>
+#include <vector>
 
 #include "cuda_cpu/compat/cuda_fp16.h"
 
@@ -25,6 +28,25 @@ struct SplitMix64 {
     return static_cast<float>(next() >> 40) * (2.0f / 16777216.0f) - 1.0f;
   }
 };
+
+// Runs rows(first, last) over [0, rows) split across the machine's cores. The 2048³ cases
+// on a GPU are checked against a double-precision product on the host: on one core that is
+// seconds per case, longer than the GPU run it checks. Rows are independent, so each is
+// still summed in the same order and the result does not depend on the number of threads.
+template <typename RowRange>
+void for_row_blocks(std::size_t rows, double multiply_adds, RowRange rows_fn) {
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (multiply_adds < 1e7 || threads == 1 || rows < 2) {  // too small to pay for a thread
+    rows_fn(std::size_t{0}, rows);
+    return;
+  }
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, rows));
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(rows_fn, rows * t / threads, rows * (t + 1) / threads);
+  for (std::thread& th : pool) th.join();
+}
 
 std::size_t count(long rows, long cols) { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
 
@@ -115,18 +137,20 @@ Reference reference_result(const PuzzleSpec& spec, const Problem& p) {
   ref.value.assign(m * n, 0.0);
   std::vector<double> magnitude(m * n, 0.0);
   // i-k-j order: the inner loop walks rows of b and c contiguously.
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t kk = 0; kk < k; ++kk) {
-      double aik = p.a[i * k + kk];
-      const float* brow = &p.b[kk * n];
-      double* crow = &ref.value[i * n];
-      double* mrow = &magnitude[i * n];
-      for (std::size_t j = 0; j < n; ++j) {
-        double prod = aik * brow[j];
-        crow[j] += prod;
-        mrow[j] += std::fabs(prod);
+  for_row_blocks(m, static_cast<double>(m) * n * k, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      for (std::size_t kk = 0; kk < k; ++kk) {
+        double aik = p.a[i * k + kk];
+        const float* brow = &p.b[kk * n];
+        double* crow = &ref.value[i * n];
+        double* mrow = &magnitude[i * n];
+        for (std::size_t j = 0; j < n; ++j) {
+          double prod = aik * brow[j];
+          crow[j] += prod;
+          mrow[j] += std::fabs(prod);
+        }
       }
-    }
+  });
   // A float32 sum of k products is off by at most about k·2⁻²⁴·Σ|a·b| (each rounding adds
   // at most 2⁻²⁴ of the running magnitude); twice that leaves room for any order. Tensor
   // cores (half inputs) accumulate in float32 without IEEE rounding: allow 4× more.
