@@ -3,6 +3,7 @@
 #
 #   bench/tuning/run.sh            from the repository root; needs nvcc, cuBLAS and an sm_90 GPU
 #   NVCC=/path/to/nvcc bench/tuning/run.sh
+#   VARIANTS=my-variants.txt bench/tuning/run.sh     another list, in variants.txt's format
 #
 # Each variant is a copy of a reference solution with some constants replaced, compiled in its
 # own translation unit (in parallel) and run in its own process: a variant that does not
@@ -15,6 +16,11 @@ if [[ ! -f bench/tuning/run.sh || ! -d solutions ]]; then
   exit 2
 fi
 NVCC=${NVCC:-nvcc}
+VARIANTS=${VARIANTS:-bench/tuning/variants.txt}
+if [[ ! -f $VARIANTS ]]; then
+  echo "No variant list at $VARIANTS (VARIANTS names one in the format of bench/tuning/variants.txt)." >&2
+  exit 2
+fi
 if ! command -v "$NVCC" > /dev/null; then
   echo "nvcc not found: put the CUDA toolkit's bin/ on PATH, or set NVCC." >&2
   exit 2
@@ -52,13 +58,13 @@ ids=()
 declare -A overrides_of
 while read -r puzzle id overrides; do
   [[ -z $puzzle || $puzzle == \#* ]] && continue
-  src=$(source_of "$puzzle") || { echo "variants.txt: unknown puzzle '$puzzle'" >&2; exit 2; }
+  src=$(source_of "$puzzle") || { echo "$VARIANTS: unknown puzzle '$puzzle'" >&2; exit 2; }
   ns=v_${id//[^A-Za-z0-9]/_}
   cp "$src" "$OUT/gen/$ns.kernel.cu"
   for pair in $overrides; do
     name=${pair%%=*} value=${pair#*=}
     if ! grep -q "^constexpr int $name = " "$OUT/gen/$ns.kernel.cu"; then
-      echo "variants.txt: $src has no 'constexpr int $name = ...;' (variant $id)" >&2
+      echo "$VARIANTS: $src has no 'constexpr int $name = ...;' (variant $id)" >&2
       exit 2
     fi
     sed -i -E "s/^constexpr int $name = [^;]*;/constexpr int $name = $value;/" "$OUT/gen/$ns.kernel.cu"
@@ -73,7 +79,7 @@ while read -r puzzle id overrides; do
   } > "$OUT/gen/$ns.cu"
   ids+=("$id")
   overrides_of[$id]=${overrides:-}
-done < bench/tuning/variants.txt
+done < "$VARIANTS"
 
 # 2. Compile them and the driver in parallel; keep what compiles.
 echo "Compiling ${#ids[@]} variants and the driver with $NVCC ($(nproc) jobs) ..."
