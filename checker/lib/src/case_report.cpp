@@ -79,7 +79,7 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
       print_paragraph(too_large_for_cpu(spec_, c.dims, cpu_sizes_, true));
       return false;
     }
-    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none, true);
+    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none, CpuValues::only_values);
     const Finding* cpu_stop = stopping_finding(cpu->launch);
     if (found.empty() && cpu->passed()) {
       print_paragraph(cpu_found_nothing(true));
@@ -103,7 +103,8 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
 
   bool gpu_values_ok = gpu.compared && gpu.comparison.ok();
   if (cpu) {
-    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none, gpu_values_ok);
+    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none,
+                                                gpu_values_ok ? CpuValues::beside_right_gpu_values : CpuValues::omit);
     if (!found.empty()) {
       print_paragraph(cpu_lead_in(false));
       for (const std::string& text : found) print_paragraph(text);
@@ -120,15 +121,19 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
 }
 
 std::vector<std::string> CaseReport::paragraphs(const Case& c, const CaseInputs& in, const BackendOutcome& o,
-                                                FollowUp follow_up, bool with_values) const {
+                                                FollowUp follow_up, CpuValues values) const {
   std::vector<std::string> out;
   if (o.refused()) return {explain_refused(o.launch.rejected, st_)};
   out = explain_findings(o.launch, spec_, c.dims, st_, o.backend, follow_up);
   if (o.later_order && !out.empty())
     out.front() = "With the threads in " + std::string(engine::to_string(o.order)) + " order:\n" + out.front();
-  if (with_values && o.compared) {
-    if (o.comparison.unwritten) out.push_back(explain_unwritten(o.comparison, spec_, st_));
-    if (o.comparison.wrong) out.push_back(explain_wrong(o.comparison, in.reference, o.out, spec_, st_));
+  if (o.compared && !o.comparison.ok()) {
+    if (values == CpuValues::only_values) {
+      if (o.comparison.unwritten) out.push_back(explain_unwritten(o.comparison, spec_, st_));
+      if (o.comparison.wrong) out.push_back(explain_wrong(o.comparison, in.reference, o.out, spec_, st_));
+    } else if (values == CpuValues::beside_right_gpu_values) {
+      out.push_back(explain_cpu_run_values(o.comparison, in.reference, o.out, spec_, st_, !out.empty()));
+    }
   }
   if (o.over_budget) out.push_back(explain_budget(o.launch.stats, o.load_budget, spec_, c.dims, st_));
   for (const std::string& text : memory_paragraphs(o)) out.push_back(text);

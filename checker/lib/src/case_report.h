@@ -32,9 +32,13 @@ class CaseReport {
   // The paragraphs about the output's values, and the window and tile map below them.
   void print_values(const Case& c, const CaseInputs& in, const BackendOutcome& values,
                     const std::vector<engine::Dim3>& out_of_bounds_blocks);
-  // Findings, values that only this backend saw wrong (`with_values`), budget, thread order.
+  // How the CPU backend's values are worded under auto: left out (the GPU's wrong values are
+  // already shown), as the only values there are (the GPU stopped), or as that run's alone,
+  // beside the GPU's right ones.
+  enum class CpuValues { omit, only_values, beside_right_gpu_values };
+  // Findings, the values as `values` says, budget, thread order.
   std::vector<std::string> paragraphs(const Case& c, const CaseInputs& in, const BackendOutcome& o,
-                                      FollowUp follow_up, bool with_values) const;
+                                      FollowUp follow_up, CpuValues values) const;
   std::vector<std::string> memory_paragraphs(const BackendOutcome& o) const;
   void print_paragraph(const std::string& text) const;
   void print_lines(const std::vector<std::string>& lines) const;

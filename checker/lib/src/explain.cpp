@@ -320,6 +320,27 @@ std::string explain_wrong(const Comparison& c, const Reference& ref, const std::
   return s;
 }
 
+std::string explain_cpu_run_values(const Comparison& c, const Reference& ref, const std::vector<float>& out,
+                                   const PuzzleSpec& spec, const Style& st, bool after_finding) {
+  std::string total = std::to_string(c.marks.size());
+  std::string s = st.bold("In the CPU backend's run") + " of this case, ";
+  if (c.wrong) {
+    std::size_t i = c.first_wrong.front();
+    s += std::to_string(c.wrong) + " of " + total + " elements of " + spec.output_name + " came out wrong (e.g. " +
+         element_name(static_cast<long long>(i), c.dims.n) + ": expected " + format_value(ref.value[i]) + ", got " +
+         format_value(out[i]) + ")";
+  }
+  if (c.wrong && c.unwritten) s += ", and ";
+  if (c.unwritten)
+    s += std::to_string(c.unwritten) + " of " + total + " elements of " + spec.output_name + " were never written";
+  if (after_finding)
+    return s + ". The GPU's values were right this time: with the mistake above, that is luck, and another run or "
+               "another GPU can get them wrong.";
+  return s + ". The GPU's values were right this time, so the result depends on something in which the two runs "
+             "differ, such as the order of the threads or memory read before it is written. Run with --sanitize "
+             "to check the GPU's own run.";
+}
+
 std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec,
                            const Dims& d, const Style& st) {
   const Limit& limit = *spec.limits.global_loads_per_thread;

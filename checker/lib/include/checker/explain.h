@@ -31,6 +31,11 @@ std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const
 // values is printed too).
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,
                           const PuzzleSpec& spec, const Style& style, std::size_t examples = 5);
+// auto with a GPU, when the GPU's values were right and the CPU backend's run of the same case
+// got wrong or unwritten elements: said as that run's, so that it does not contradict the
+// GPU's buffers printed above it. `after_finding`: a finding printed before it explains them.
+std::string explain_cpu_run_values(const Comparison& c, const Reference& ref, const std::vector<float>& out,
+                                   const PuzzleSpec& spec, const Style& style, bool after_finding);
 std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budget, const PuzzleSpec& spec,
                            const Dims& d, const Style& style);
 // The spec's memory limits, from the engine's profile of the worst source location.
