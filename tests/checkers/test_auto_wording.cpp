@@ -112,3 +112,21 @@ TEST_CASE("gpu: under auto, a case whose GPU values are right never prints the C
   CHECK(right_on_gpu > 0);
   CHECK(said_as_cpu_run > 0);
 }
+
+TEST_CASE("gpu: under auto, a case too large for the CPU backend says once where to look further" *
+          doctest::test_suite("gpu")) {
+  if (!test_support::gpu_or_skip()) return;
+  // The missing guard writes past the end of c at n = 1000: the canaries see it on the GPU.
+  auto r = run_program(bin("broken_p01_missing_guard"), {});
+  INFO(r.output);
+  CHECK(r.exit_status == 1);
+  std::size_t large_cases = 0;
+  for (const std::string& block : case_blocks(r.output)) {
+    CAPTURE(block);
+    std::size_t advice = 0;
+    for (auto at = block.find("--sanitize"); at != std::string::npos; at = block.find("--sanitize", at + 1)) ++advice;
+    CHECK(advice <= 1);
+    large_cases += block.find("not on a case this large") != std::string::npos;
+  }
+  CHECK(large_cases == 1);  // said for the first large case that fails, not again
+}

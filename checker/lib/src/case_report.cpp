@@ -93,7 +93,10 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
   // The GPU's own findings (canaries), unless the CPU backend names the same mistake better.
   bool cpu_saw_bounds = cpu && has_out_of_bounds(cpu->launch);
   engine::LaunchResult gpu_findings = cpu_saw_bounds ? without_out_of_bounds(gpu.launch) : gpu.launch;
-  FollowUp follow_up = cpu ? FollowUp::none : FollowUp::other_runs;
+  // Where to look further is said once: by the CPU backend's findings below, or by the
+  // paragraph on cases too large for it, or (that said already) after each GPU finding.
+  bool too_large_said_now = !cpu && !gpu.passed() && !too_large_said_;
+  FollowUp follow_up = cpu || too_large_said_now ? FollowUp::none : FollowUp::other_runs;
   for (const std::string& text : explain_findings(gpu_findings, spec_, c.dims, st_, engine::BackendKind::gpu, follow_up))
     print_paragraph(text);
   if (cpu && !cpu_saw_bounds && has_out_of_bounds(gpu.launch)) print_paragraph(canary_not_reproduced());
