@@ -19,13 +19,6 @@ namespace {
 
 const checker::Style kPlain(false);
 
-const checker::PuzzleSpec& spec_of(const std::string& id) {
-  for (const checker::PuzzleSpec& p : checker::puzzle_table())
-    if (p.id == id) return p;
-  FAIL("no puzzle " << id);
-  throw;
-}
-
 // A 2 x 2 output whose marks are given, e.g. "X.?." (X wrong, ? never written).
 checker::Comparison comparison_of(const std::string& marks) {
   checker::Comparison c;
@@ -62,7 +55,7 @@ std::string printed_list(const std::string& block, const std::string& label) {
 }  // namespace
 
 TEST_CASE("the CPU backend's wrong values beside the GPU's right ones are said as that run's, with an example") {
-  const checker::PuzzleSpec& spec = spec_of("p05_single_block_aat");
+  const checker::PuzzleSpec& spec = checker::find_puzzle("p05_single_block_aat");
   checker::Reference ref;
   ref.value = {1.0, 3.0, 3.0, 13.0};
   std::vector<float> out = {std::nanf(""), 3.0f, 3.0f, 13.0f};
@@ -73,7 +66,7 @@ TEST_CASE("the CPU backend's wrong values beside the GPU's right ones are said a
 }
 
 TEST_CASE("the CPU backend's unwritten elements are counted too, and without a finding the sentence says what differs") {
-  const checker::PuzzleSpec& spec = spec_of("p05_single_block_aat");
+  const checker::PuzzleSpec& spec = checker::find_puzzle("p05_single_block_aat");
   checker::Reference ref;
   ref.value = {1.0, 3.0, 3.0, 13.0};
   std::vector<float> out = {2.0f, 3.0f, checker::unwritten_marker(), 13.0f};

@@ -10,13 +10,6 @@
 
 namespace {
 
-const checker::PuzzleSpec& spec_of(const std::string& id) {
-  for (const checker::PuzzleSpec& p : checker::puzzle_table())
-    if (p.id == id) return p;
-  FAIL("no puzzle " << id);
-  throw;
-}
-
 // c = relu(a · b) in double, row by row, in the same order as the reference: i, then k, then j.
 std::vector<double> plain_relu_product(const checker::Problem& p) {
   const std::size_t m = p.dims.m, n = p.dims.n, k = p.dims.k;
@@ -29,7 +22,7 @@ std::vector<double> plain_relu_product(const checker::Problem& p) {
 }
 
 void check_same_as_plain_loop(const checker::Dims& d) {
-  const checker::PuzzleSpec& spec = spec_of("p06_register_tiling");  // c = relu(a · b), any m, n, k
+  const checker::PuzzleSpec& spec = checker::find_puzzle("p06_register_tiling");  // c = relu(a · b), any m, n, k
   REQUIRE(spec.epilogue == checker::Epilogue::relu);
   checker::Problem p = checker::random_problem(spec, d, 7);
   checker::Reference ref = checker::reference_result(spec, p);
