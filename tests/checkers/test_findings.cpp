@@ -2,11 +2,11 @@
 // finding, in words that name the thread, the buffer and the line.
 #include <doctest/doctest.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend_fixture.h"
+#include "broken_corpus.h"
 #include "checker/puzzle.h"
 #include "process.h"
 #include "source_files.h"
@@ -15,40 +15,9 @@ using test_support::run_program;
 
 namespace {
 
-struct CorpusEntry {
-  std::string name;  // file name without .cu
-  std::vector<std::string> args;
-  std::vector<std::string> says;
-  bool needs_instrumentation = false;
-};
+using test_support::CorpusEntry;
 
-const std::string kBroken = std::string(SOURCE_DIR) + "/tests/broken/";
-
-CorpusEntry read_entry(const std::string& file) {
-  CorpusEntry e;
-  e.name = file.substr(0, file.size() - 3);
-  std::istringstream in(test_support::read_file(kBroken + file));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("// Checker: ", 0) == 0) {
-      std::istringstream words(line.substr(12));
-      for (std::string w; words >> w;)
-        if (w != "(no" && w != "options)") e.args.push_back(w);
-    } else if (line.rfind("// Expect: ", 0) == 0) {
-      e.says.push_back(line.substr(11));
-    } else if (line.rfind("// Needs: instrumented kernels", 0) == 0) {
-      e.needs_instrumentation = true;
-    }
-  }
-  return e;
-}
-
-std::vector<CorpusEntry> corpus() {
-  std::vector<CorpusEntry> entries;
-  for (const std::string& f : test_support::files_in(kBroken))
-    if (f.size() > 3 && f.compare(f.size() - 3, 3, ".cu") == 0) entries.push_back(read_entry(f));
-  return entries;
-}
+std::vector<CorpusEntry> corpus() { return test_support::read_corpus(std::string(SOURCE_DIR) + "/tests/broken/"); }
 
 void check_corpus_entry(const CorpusEntry& e) {
   REQUIRE_MESSAGE(!e.says.empty(), e.name << ".cu has no '// Expect:' line");

@@ -355,9 +355,8 @@ std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budge
 std::string explain_bank_conflicts(const engine::AccessProfile& worst, const PuzzleSpec& spec, const Style& st) {
   int allowed = spec.limits.bank_conflict_ways.value_or(1);
   std::string where = where_in_source(worst.at);
-  char ratio[32];
-  std::snprintf(ratio, sizeof ratio, "%.1f",
-                worst.ideal_wavefronts ? static_cast<double>(worst.wavefronts) / worst.ideal_wavefronts : 0.0);
+  std::string ratio =
+      format_tenths(worst.ideal_wavefronts ? static_cast<double>(worst.wavefronts) / worst.ideal_wavefronts : 0.0);
   return st.bold("Bank conflicts") + ": the shared-memory " + (worst.write ? "stores" : "loads") +
          (where.empty() ? "" : " at " + where) + " have " + std::to_string(worst.worst_ways) +
          "-way bank conflicts: a warp's request takes " + ratio + " times the wavefronts it needs. Allowed: " +
@@ -370,9 +369,8 @@ std::string explain_bank_conflicts(const engine::AccessProfile& worst, const Puz
 std::string explain_scattered_loads(const engine::AccessProfile& worst, double sectors_per_request,
                                     const PuzzleSpec& spec, const Style& st) {
   std::string where = where_in_source(worst.at);
-  char measured[32], allowed[32];
-  std::snprintf(measured, sizeof measured, "%.1f", sectors_per_request);
-  std::snprintf(allowed, sizeof allowed, "%.1f", spec.limits.sectors_per_request.value_or(0));
+  std::string measured = format_tenths(sectors_per_request);
+  std::string allowed = format_tenths(spec.limits.sectors_per_request.value_or(0));
   return st.bold("Scattered global loads") + ": the loads" + (where.empty() ? "" : " at " + where) + " touch " +
          measured + " sectors of 32 bytes per warp request. Allowed: " + allowed + " (" +
          spec.limits.sectors_why + ").\nThe values are right; make neighbouring threads read neighbouring "

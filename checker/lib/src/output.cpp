@@ -25,6 +25,12 @@ std::string format_value(double v) {
   return buf;
 }
 
+std::string format_tenths(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
 template <typename T>
 static std::string list_of(const std::vector<T>& values) {
   std::string s = "[";

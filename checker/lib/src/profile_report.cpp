@@ -7,17 +7,12 @@
 #include <tuple>
 
 #include "checker/explain.h"
+#include "checker/output.h"
 #include "engine/backend.h"
 #include "engine/ncu_csv.h"
 
 namespace checker {
 namespace {
-
-std::string fixed1(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
 
 std::string source_line(const std::vector<std::string>& lines, int line) {
   if (line < 1 || line > static_cast<int>(lines.size())) return "";
@@ -68,7 +63,7 @@ void print_counter_row(const char* what, double requests, double cost, const cha
     return;
   }
   std::printf("  %-14s %s requests, %s %s: %s per request\n", what, count_words(requests).c_str(),
-              count_words(cost).c_str(), unit, fixed1(cost / requests).c_str());
+              count_words(cost).c_str(), unit, format_tenths(cost / requests).c_str());
 }
 
 // The launches of `kernel` in the report; the last one is the case at --size (the first is the
@@ -170,8 +165,8 @@ void print_memory_profile(const std::string& kernel, const CpuMeasure& measure, 
   std::vector<std::string> lines = read_lines(source);
   std::printf("  %5s  %-6s %-9s %9s  %-17s  %s\n", "line", "memory", "access", "requests", "cost", "code");
   for (const ProfileRow& r : rows) {
-    std::string cost = r.shared ? fixed1(r.average_ways) + "-way (worst " + std::to_string(r.worst_ways) + ")"
-                                : fixed1(r.sectors_per_request) + " sectors/req";
+    std::string cost = r.shared ? format_tenths(r.average_ways) + "-way (worst " + std::to_string(r.worst_ways) + ")"
+                                : format_tenths(r.sectors_per_request) + " sectors/req";
     bool bad = r.shared ? r.worst_ways > 1 : r.sectors_per_request > r.ideal_sectors_per_request + 0.05;
     char row[256];
     std::snprintf(row, sizeof row, "  %4d%s  %-6s %-9s %9llu  %-17s  ", r.line, r.approximate ? "~" : " ",
@@ -188,12 +183,12 @@ void print_memory_profile(const std::string& kernel, const CpuMeasure& measure, 
   } else if (worst.shared) {
     std::printf("  The costliest: the shared-memory %ss at %s take %s times the wavefronts they need (up to "
                 "%u-way bank conflicts): the lanes of a warp hit the same bank at different addresses.\n",
-                worst.write ? "store" : "load", where.c_str(), fixed1(worst.wavefront_ratio).c_str(), worst.worst_ways);
+                worst.write ? "store" : "load", where.c_str(), format_tenths(worst.wavefront_ratio).c_str(), worst.worst_ways);
   } else {
     std::printf("  The costliest: the global %ss at %s touch %s sectors of 32 bytes per warp request, where their "
                 "bytes fit in %s: neighbouring lanes should access neighbouring addresses.\n",
-                worst.write ? "store" : "load", where.c_str(), fixed1(worst.sectors_per_request).c_str(),
-                fixed1(worst.ideal_sectors_per_request).c_str());
+                worst.write ? "store" : "load", where.c_str(), format_tenths(worst.sectors_per_request).c_str(),
+                format_tenths(worst.ideal_sectors_per_request).c_str());
   }
   bool approximate = std::any_of(rows.begin(), rows.end(), [](const ProfileRow& r) { return r.approximate; });
   std::printf("  (%sCost: the average of each request's worst n-way bank conflict, or the 32-byte sectors per "
@@ -257,8 +252,8 @@ void print_gpu_profile(const PuzzleSpec& spec, const Dims& dims, const std::stri
     print_counter_row("global stores", l->value(kGlobalStoreRequests), l->value(kGlobalStoreSectors), "sectors");
     double ns = l->value(kDuration), read = l->value(kDramRead), written = l->value(kDramWritten);
     if (ns > 0 && read >= 0 && written >= 0)
-      std::printf("  %-14s %s us under ncu, %s MB read from DRAM, %s MB written\n", "time", fixed1(ns / 1e3).c_str(),
-                  fixed1(read / 1e6).c_str(), fixed1(written / 1e6).c_str());
+      std::printf("  %-14s %s us under ncu, %s MB read from DRAM, %s MB written\n", "time", format_tenths(ns / 1e3).c_str(),
+                  format_tenths(read / 1e6).c_str(), format_tenths(written / 1e6).c_str());
   }
   std::printf("  (A shared request costs at least one wavefront per 128 bytes it moves; more means bank conflicts.\n"
               "  A global request of 4-byte loads by 32 lanes needs 4 sectors of 32 bytes when they are neighbours.)\n\n");

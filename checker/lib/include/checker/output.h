@@ -28,6 +28,8 @@ class Style {
 
 // "1.0", "-0.3217", "nan": whole numbers keep one decimal, the rest 4 significant digits.
 std::string format_value(double v);
+// "2.5", "12.0": one decimal, for ratios, averages and percentages.
+std::string format_tenths(double v);
 // "[1.0, 3.0, 3.0, 13.0]"
 std::string format_list(const std::vector<float>& values);
 std::string format_list(const std::vector<double>& values);

@@ -5,15 +5,10 @@
 
 #include "bench/speed_harness.h"
 #include "checker/explain.h"
+#include "checker/output.h"
 
 namespace checker {
 namespace {
-
-std::string fixed1(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
 
 std::string loads_per_multiply_add(const CpuMeasure& m) {
   if (!m.stats.loads_counted)
@@ -40,7 +35,7 @@ std::string bank_conflicts(const CpuMeasure& m) {
   if (worst->worst_ways <= 1) return "none: every shared-memory request takes the fewest wavefronts it can";
   std::string where = where_in_source(worst->at);
   return "worst " + std::to_string(worst->worst_ways) + "-way" + (where.empty() ? "" : ", at " + where) +
-         "; the shared-memory requests take " + fixed1(ideal ? static_cast<double>(wavefronts) / ideal : 0) +
+         "; the shared-memory requests take " + format_tenths(ideal ? static_cast<double>(wavefronts) / ideal : 0) +
          " times the wavefronts they need";
 }
 
@@ -60,10 +55,10 @@ std::string sectors_per_request(const CpuMeasure& m) {
   }
   if (!worst || requests == 0) return "none: the kernel loads nothing from global memory";
   std::string where = where_in_source(worst->at);
-  return fixed1(static_cast<double>(sectors) / requests) + " on average for global loads (the fewest their bytes " +
-         "need: " + fixed1(static_cast<double>(ideal) / requests) + "); the worst line" +
-         (where.empty() ? "" : ", " + where) + ", " + fixed1(average(*worst)) + " (fewest: " +
-         fixed1(worst->requests ? static_cast<double>(worst->ideal_sectors) / worst->requests : 0) + ")";
+  return format_tenths(static_cast<double>(sectors) / requests) + " on average for global loads (the fewest their bytes " +
+         "need: " + format_tenths(static_cast<double>(ideal) / requests) + "); the worst line" +
+         (where.empty() ? "" : ", " + where) + ", " + format_tenths(average(*worst)) + " (fewest: " +
+         format_tenths(worst->requests ? static_cast<double>(worst->ideal_sectors) / worst->requests : 0) + ")";
 }
 
 }  // namespace

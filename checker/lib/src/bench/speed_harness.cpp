@@ -14,6 +14,7 @@
 #include "bench/cublas_runner.h"
 #include "checker/bench_table.h"
 #include "checker/explain.h"
+#include "checker/output.h"
 #include "kernel_args.h"
 
 namespace checker {
@@ -254,11 +255,9 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
                                             [](const Dims& x, const Dims& y) { return x.multiply_adds() < y.multiply_adds(); });
     std::string reached;
     for (const BenchRow& r : rows)
-      if (!r.cublas && r.dims == largest) {
-        char pct[32];
-        std::snprintf(pct, sizeof pct, "%.1f", r.percent_of_baseline);
-        reached += (reached.empty() ? "" : ", ") + r.implementation + " reaches " + pct + " %";
-      }
+      if (!r.cublas && r.dims == largest)
+        reached += (reached.empty() ? "" : ", ") + r.implementation + " reaches " +
+                   format_tenths(r.percent_of_baseline) + " %";
     std::printf("Target for the reference solution on an H100: %.0f %% of %s at %s; %s.\n",
                 *spec.bench.target_percent, baseline_name.c_str(), shape_words(largest).c_str(), reached.c_str());
   }
