@@ -88,7 +88,7 @@ def compile_error_words(output, source_name):
     """The first compile error, in a few words, with its line when it is in the student's file."""
     if "must keep its parameters exactly as given" in output:
         return "the kernel's parameters were changed"
-    m = re.search(r"no member named '(\w+)' in namespace 'cpu_kernels_", output)
+    m = re.search(r"no member named '(\w+)' in the global namespace", output)
     if m:
         return f"no kernel called {m.group(1)}"
     for line in output.splitlines():
