@@ -1,5 +1,5 @@
 # add_kernel_library(<name> SOURCE <file.cu> KERNELS <kernel>... [NAMESPACE <ns>]
-#                    [SIGNATURE <function type>] [CPU_ONLY] [NOT_INSTRUMENTED])
+#                    [SIGNATURE <function type>] [MIN_ARCH <80|90a|...>] [CPU_ONLY] [NOT_INSTRUMENTED])
 #
 # Compiles one CUDA source for every backend of this build, unchanged: for the CPU backend
 # with the host compiler (instrumented when it is clang), and with nvcc when CUDA is on.
@@ -8,15 +8,28 @@
 # A kernel may be a template instantiation, "matmul_warp_tiled<BM, BN>", whose arguments
 # the source defines; it is then exported under the name before '<' (matmul_warp_tiled).
 # SIGNATURE (the same for every kernel) turns a changed parameter list into a clear
-# compile error. CPU_ONLY: for kernels that nvcc rightly refuses (tests of the CPU
-# backend's limits). NOT_INSTRUMENTED: no load/store checks, for measuring the engine.
+# compile error. MIN_ARCH: the oldest GPU architecture the kernels can be built for (80 for
+# mma.sync, ldmatrix and cp.async; 90a for Hopper's wgmma and setmaxnreg): the GPU build
+# keeps only the build's architectures that reach it, and where none does, the kernels get
+# no GPU build and run on the CPU backend. CPU_ONLY: for kernels that nvcc rightly refuses
+# (tests of the CPU backend's limits). NOT_INSTRUMENTED: no load/store checks, for
+# measuring the engine.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(add_kernel_library name)
-  cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE" "KERNELS" ${ARGN})
+  cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE;MIN_ARCH" "KERNELS" ${ARGN})
   set(with_gpu ${PUZZLES_HAVE_CUDA})
   if(ARG_CPU_ONLY)
     set(with_gpu OFF)
+  endif()
+  set(gpu_architectures "")
+  if(with_gpu AND ARG_MIN_ARCH)
+    _kernel_gpu_architectures(gpu_architectures "${ARG_MIN_ARCH}")
+    if(NOT gpu_architectures)
+      set(with_gpu OFF)
+      message(STATUS "${name}: no GPU build (it needs sm_${ARG_MIN_ARCH}; this build targets "
+                     "${CMAKE_CUDA_ARCHITECTURES}): the CPU backend runs it")
+    endif()
   endif()
   get_filename_component(SOURCE "${ARG_SOURCE}" ABSOLUTE)
   set(NAMESPACE "${ARG_NAMESPACE}")
@@ -45,9 +58,8 @@ function(add_kernel_library name)
       "const engine::KernelImage& cpu_${k}();\nconst engine::KernelImage& gpu_${k}();\n")
     string(APPEND CPU_EXPORTS
       "const engine::KernelImage& cpu_${k}() {\n"
-      "  using namespace ::cpu_kernels_${LIBRARY_ID};  // the source's names, for template arguments\n"
       "  static const engine::KernelImage image = [] {\n"
-      "    auto i = engine::make_cpu_image<&::cpu_kernels_${LIBRARY_ID}::${kernel}>(\"${k}\", ${instrumented}, \"${SOURCE}\");\n"
+      "    auto i = engine::make_cpu_image<&::${kernel}>(\"${k}\", ${instrumented}, \"${SOURCE}\");\n"
       "#ifdef CUDA_CPU_HAS_DYNAMIC_SHARED\n"
       "    i.dynamic_shared = &dynamic_shared_storage;\n"
       "    i.dynamic_shared_capacity = CUDA_CPU_DYNAMIC_SHARED_BYTES;\n"
@@ -59,9 +71,8 @@ function(add_kernel_library name)
     if(with_gpu)
       string(APPEND GPU_EXPORTS
         "const engine::KernelImage& gpu_${k}() {\n"
-        "  using namespace ::gpu_kernels_${LIBRARY_ID};\n"
         "  static const engine::KernelImage image =\n"
-        "      engine::make_gpu_image(\"${k}\", &::gpu_kernels_${LIBRARY_ID}::${kernel}, \"${SOURCE}\");\n"
+        "      engine::make_gpu_image(\"${k}\", &::${kernel}, \"${SOURCE}\");\n"
         "  return image;\n"
         "}\n")
     else()
@@ -74,8 +85,7 @@ function(add_kernel_library name)
     if(ARG_SIGNATURE)
       string(APPEND CPU_EXPORTS
         "namespace signature_check_${k} {\n"
-        "using namespace ::cpu_kernels_${LIBRARY_ID};\n"
-        "static_assert(std::is_same<decltype(::cpu_kernels_${LIBRARY_ID}::${kernel}), ${ARG_SIGNATURE}>::value,\n"
+        "static_assert(std::is_same<decltype(::${kernel}), ${ARG_SIGNATURE}>::value,\n"
         "              \"${k} must keep its parameters exactly as given: ${ARG_SIGNATURE}. \"\n"
         "              \"Change only the kernel's body.\");\n"
         "}\n")
@@ -92,23 +102,11 @@ function(add_kernel_library name)
     COMMENT "Scanning ${ARG_SOURCE} for extern __shared__ arrays"
     VERBATIM)
 
-  set(sources "${gen}/cpu.cpp" "${DYNAMIC_SHARED_INC}")
-  set_source_files_properties("${gen}/cpu.cpp" PROPERTIES OBJECT_DEPENDS "${SOURCE};${DYNAMIC_SHARED_INC}")
-  if(with_gpu)
-    configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
-    set_source_files_properties("${gen}/gpu.cu" PROPERTIES OBJECT_DEPENDS "${SOURCE}")
-    list(APPEND sources "${gen}/gpu.cu")
-  endif()
-
-  add_library(${name} STATIC ${sources})
-  target_include_directories(${name} PUBLIC "${gen}")
-  target_link_libraries(${name} PUBLIC engine_headers)
   # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
   # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
   # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
   # folder stands in for CUDA's own headers.
-  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4
-                "-I${KERNEL_TARGETS_DIR}/../engine/include/cuda_cpu/compat")
+  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
   if(instrument)
     # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
     # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
@@ -121,8 +119,85 @@ function(add_kernel_library name)
          -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
          -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
   endif()
-  set_source_files_properties("${gen}/cpu.cpp" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
+
+  # The CPU build: the wrapper is preprocessed, its inline PTX rewritten into calls to the
+  # engine (checker/engine/tools/ptx_rewrite.cpp; a template the backend cannot run stops
+  # the build there, with its file and line), and the result compiled.
+  set(preprocessed "${gen}/cpu.ii")
+  set(rewritten "${gen}/cpu_ptx.cpp")
+  set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
+  add_custom_command(
+    OUTPUT "${rewritten}"
+    COMMAND "${CMAKE_CXX_COMPILER}" -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
+            "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
+            -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
+    COMMAND ptx_rewrite "${preprocessed}" "${rewritten}"
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ptx_rewrite
+    DEPFILE "${preprocessed}.d"
+    COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
+    VERBATIM)
+
+  # Two archives, the CPU build and the GPU build of the file, each with its symbols renamed
+  # apart (localize_kernel_symbols.cmake): both define the kernel's own names.
+  add_library(${name}_cpu STATIC "${rewritten}")
+  set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
+  target_link_libraries(${name}_cpu PUBLIC engine)
+  _kernel_library_localize(${name}_cpu cpu_${LIBRARY_ID})
+  add_library(${name} INTERFACE)
+  target_include_directories(${name} INTERFACE "${gen}")
+  target_link_libraries(${name} INTERFACE engine_headers ${name}_cpu)
   if(with_gpu)
-    set_source_files_properties("${gen}/gpu.cu" PROPERTIES COMPILE_OPTIONS "-lineinfo")
+    configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
+    add_library(${name}_gpu STATIC "${gen}/gpu.cu")
+    set_source_files_properties("${gen}/gpu.cu" PROPERTIES OBJECT_DEPENDS "${SOURCE}" COMPILE_OPTIONS "-lineinfo")
+    if(gpu_architectures MATCHES "a")
+      # Architecture-specific targets (sm_90a) are given to nvcc directly.
+      set_target_properties(${name}_gpu PROPERTIES CUDA_ARCHITECTURES OFF)
+      foreach(arch IN LISTS gpu_architectures)
+        target_compile_options(${name}_gpu PRIVATE "-gencode=arch=compute_${arch},code=sm_${arch}")
+      endforeach()
+    elseif(gpu_architectures)
+      set_target_properties(${name}_gpu PROPERTIES CUDA_ARCHITECTURES "${gpu_architectures}")
+    endif()
+    target_link_libraries(${name}_gpu PUBLIC engine)
+    _kernel_library_localize(${name}_gpu gpu_${LIBRARY_ID})
+    target_link_libraries(${name} INTERFACE ${name}_gpu)
   endif()
+endfunction()
+
+# Renames, once the archive is made, every symbol it defines except its exports.
+function(_kernel_library_localize target suffix)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_COMMAND}" "-DARCHIVE=$<TARGET_FILE:${target}>" -DSUFFIX=${suffix}
+            "-DNM=${CMAKE_NM}" "-DOBJCOPY=${CMAKE_OBJCOPY}"
+            -P "${KERNEL_TARGETS_DIR}/localize_kernel_symbols.cmake"
+    VERBATIM)
+endfunction()
+
+# The build's GPU architectures that reach `min` (80, or 90a for Hopper-only instructions):
+# "native" is this machine's GPU; an architecture-specific minimum (90a) is only met by that
+# very architecture, built as such.
+function(_kernel_gpu_architectures out min)
+  set(archs ${CMAKE_CUDA_ARCHITECTURES})
+  if(archs STREQUAL "native" OR archs STREQUAL "all" OR archs STREQUAL "all-major")
+    set(archs ${PUZZLES_NATIVE_CUDA_ARCH})
+  endif()
+  string(REGEX REPLACE "a$" "" min_number "${min}")
+  set(kept "")
+  foreach(arch IN LISTS archs)
+    string(REGEX REPLACE "-(real|virtual)$" "" arch "${arch}")
+    string(REGEX REPLACE "a$" "" number "${arch}")
+    if(NOT number MATCHES "^[0-9]+$")
+      continue()
+    endif()
+    if(min MATCHES "a$")
+      if(number EQUAL min_number)
+        list(APPEND kept "${min}")
+      endif()
+    elseif(number GREATER_EQUAL min_number)
+      list(APPEND kept "${arch}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES kept)
+  set(${out} "${kept}" PARENT_SCOPE)
 endfunction()

@@ -234,6 +234,21 @@ std::string async_copy(const Finding& f, const Style& st,
          "before any thread uses what it copies.";
 }
 
+std::string unwritten_shared(const Finding& f, const Style& st, bool first) {
+  std::string s = f.where.str() + " read " + shared_element(f) + at_line(f.at) +
+                  ", but no thread of the block had written it since the block started";
+  if (!first) return s;
+  return st.bold("Read of unwritten shared memory") + ": " + s +
+         ". On a GPU it holds whatever an earlier block left there (here it reads as NaN).\nFix: have the block "
+         "write every element it reads, with 0 for elements outside the matrices, before the __syncthreads() "
+         "that comes before the reads.";
+}
+
+std::string inline_ptx(const Finding& f, const Style& st) {
+  return st.bold("Inline PTX the CPU backend cannot run") + ": " + f.where.str() + at_line(f.at) + ": " + f.detail +
+         ".\nThe kernel was stopped.";
+}
+
 std::string assertion(const Finding& f, const Style& st) {
   return st.bold("Assertion failed") + " in " + f.where.str() + at_line(f.at) + ": " + f.detail +
          ".\nThe kernel was stopped.";
@@ -258,8 +273,9 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
                                FindingKind::assertion,       FindingKind::out_of_bounds,
                                FindingKind::shared_out_of_bounds, FindingKind::misaligned,
                                FindingKind::barrier_divergence,   FindingKind::warp_divergence,
-                               FindingKind::warp_misuse,     FindingKind::shared_race,
-                               FindingKind::async_copy};
+                               FindingKind::warp_misuse,     FindingKind::inline_ptx,
+                               FindingKind::shared_race,     FindingKind::async_copy,
+                               FindingKind::uninitialized_shared};
   for (FindingKind kind : order) {
     std::vector<const Finding*> of_kind;
     for (const Finding& f : result.findings)
@@ -282,6 +298,8 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
         case FindingKind::warp_misuse: piece = first ? warp_misuse(f, st) : ""; break;
         case FindingKind::async_copy: piece = async_copy(f, st, first); break;
         case FindingKind::assertion: piece = first ? assertion(f, st) : ""; break;
+        case FindingKind::uninitialized_shared: piece = unwritten_shared(f, st, first); break;
+        case FindingKind::inline_ptx: piece = first ? inline_ptx(f, st) : ""; break;
       }
       if (piece.empty()) continue;
       text += first ? piece : "\nAlso: " + piece + ".";
@@ -289,7 +307,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
     std::uint64_t total = result.total(kind);
     bool one_stops_all = kind == FindingKind::fault || kind == FindingKind::barrier_divergence ||
                          kind == FindingKind::warp_divergence || kind == FindingKind::warp_misuse ||
-                         kind == FindingKind::assertion;
+                         kind == FindingKind::assertion || kind == FindingKind::inline_ptx;
     if (total > of_kind.size() && !one_stops_all)
       text += "\n(" + std::to_string(total) + " such findings in all; the first " +
               std::to_string(of_kind.size()) + " are shown.)";

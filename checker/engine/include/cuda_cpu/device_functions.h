@@ -79,6 +79,10 @@ inline float rsqrtf(float x) { return 1.f / sqrtf(x); }
 inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
 inline int __float_as_int(float x) { int i; std::memcpy(&i, &x, 4); return i; }
 inline float __int_as_float(int i) { float x; std::memcpy(&x, &i, 4); return x; }
+inline unsigned __float_as_uint(float x) { unsigned u; std::memcpy(&u, &x, 4); return u; }
+inline float __uint_as_float(unsigned u) { float x; std::memcpy(&x, &u, 4); return x; }
+inline long long __double_as_longlong(double x) { long long i; std::memcpy(&i, &x, 8); return i; }
+inline double __longlong_as_double(long long i) { double x; std::memcpy(&x, &i, 8); return x; }
 template <typename T>
 inline T __ldg(const T* p) { return *p; }
 template <typename T>
@@ -91,6 +95,12 @@ template <typename T>
 inline void __stcg(T* p, T v) { *p = v; }
 template <typename T>
 inline void __stcs(T* p, T v) { *p = v; }
+
+// Generic pointers and shared-window addresses (what ldmatrix, cp.async and ld.shared take).
+inline std::size_t __cvta_generic_to_shared(const void* p) { return cuda_cpu::shared_window_address(p); }
+inline void* __cvta_shared_to_generic(std::size_t a) { return cuda_cpu::shared_window_pointer(a); }
+inline std::size_t __cvta_generic_to_global(const void* p) { return reinterpret_cast<std::size_t>(p); }
+inline void* __cvta_global_to_generic(std::size_t a) { return reinterpret_cast<void*>(a); }
 
 // --- Atomics: real atomics, since blocks run at the same time on several cores. ----------
 template <typename T>

@@ -1,22 +1,14 @@
 // Everything a CUDA kernel source expects to find, for the CPU backend. The build includes
 // this before the kernel's .cu file, so the student's file is the same bytes that nvcc
 // compiles: no #ifdef in it. docs/dev/engine.md explains each choice.
-// Every header a kernel file may include comes first, at global scope (see
-// kernel_std_headers.h).
+// As nvcc does for every .cu file, it includes <cuda_runtime.h> (the engine's version, in
+// cuda_cpu/compat) first; everything else a kernel file includes itself, at global scope.
 #pragma once
 
-#include "kernel_std_headers.h"
-
-// CUDA's headers, in the engine's versions (checker/engine/include/cuda_cpu/compat).
-#include <cublas_v2.h>
-#include <cuda_fp16.h>
-#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
-#include <device_launch_parameters.h>
-#include <mma.h>
-#include <vector_types.h>
 
 #include "cuda_cpu/device_functions.h"
+#include "cuda_cpu/inline_ptx.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "cuda_cpu/vector_types.h"
 #include "cuda_cpu/warp_functions.h"

@@ -32,6 +32,7 @@ int syncthreads(BarrierReduce reduce, int predicate, unsigned line, const char* 
 enum class WarpOp : std::uint8_t {
   syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all,
   wmma_load, wmma_store, wmma_mma,
+  ptx,  // a warp-wide inline-PTX instruction (ldmatrix, mma.sync, ...): the instruction names itself
 };
 const char* warp_op_name(WarpOp op);  // "__shfl_sync", "wmma::load_matrix_sync", ...
 
@@ -57,6 +58,12 @@ void pipeline_memcpy_async(void* shared_dst, const void* global_src, std::size_t
                            unsigned line, const char* file);
 void pipeline_commit(unsigned line, const char* file);
 void pipeline_wait_prior(std::size_t keep, unsigned line, const char* file);
+
+// --- Shared memory's own address space ----------------------------------------------------
+// __cvta_generic_to_shared: the 32-bit address of a shared variable in the block's shared
+// window, as ldmatrix, cp.async and ld.shared take it; and back.
+std::size_t shared_window_address(const void* generic);
+void* shared_window_pointer(std::size_t shared_address);
 
 // --- Everything else -------------------------------------------------------------------
 // Atomics report themselves; the instrumentation leaves their read-modify-write alone.

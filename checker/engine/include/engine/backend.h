@@ -58,6 +58,7 @@ struct DeviceLimits {
   Dim3 max_grid{2147483647u, 65535u, 65535u};
   std::size_t max_shared_per_block = 48 * 1024;  // without an opt-in attribute
   std::size_t max_shared_optin = 227 * 1024;     // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  unsigned compute_capability = 90;              // major * 10 + minor: 90 for Hopper (the CPU backend's)
 };
 
 class Backend {

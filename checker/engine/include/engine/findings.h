@@ -23,8 +23,10 @@ enum class FindingKind {
   warp_misuse,           // a warp collective called with arguments CUDA does not allow
   async_copy,            // an asynchronous copy's destination used before its wait
   assertion,             // assert() failed in the kernel
+  uninitialized_shared,  // a read of shared memory that no thread of the block has written
+  inline_ptx,            // inline PTX the CPU backend cannot run, or an operand PTX does not allow
 };
-inline constexpr std::size_t kFindingKinds = 11;
+inline constexpr std::size_t kFindingKinds = 13;
 
 struct SourceLocation {
   std::string file;

@@ -45,6 +45,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
     shadow_.assign(words, Word{});
     writer_site_.assign(words, 0);
     reader_site_.assign(words, 0);
+    written_.assign(words, 0);
     in_flight_.assign(words, InFlight{});
   }
   fast_path.shared_lo = shared_lo_;
@@ -53,6 +54,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.shadow = shadow_.data();
   fast_path.writer_site = writer_site_.data();
   fast_path.reader_site = reader_site_.data();
+  fast_path.written = written_.data();
   fast_path.epoch = epoch_;
   fast_path.arena_base = arena_->base();
   fast_path.buffer_begin = arena_->buffer_begins();
@@ -62,6 +64,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
 
 void AccessChecks::new_block() {
   for (const Region& r : regions_) std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
+  std::fill(written_.begin(), written_.end(), 0);
   fast_path.epoch = ++epoch_;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
@@ -72,18 +75,10 @@ void AccessChecks::new_block() {
   refresh_fast_path();
 }
 
-Site AccessChecks::site_of(unsigned line, const char* file) {
-  for (std::size_t i = 0; i < sites_.size(); ++i)
-    if (sites_[i].line == line && sites_[i].file == file) return kLineSite | i;
-  sites_.push_back({line, file});
-  return kLineSite | (sites_.size() - 1);
-}
-
 void AccessChecks::fill_site(RawFinding& f, Site site, bool other) const {
   if (site & kLineSite) {
-    const SiteRecord& s = sites_[site & ~kLineSite];
-    (other ? f.other_line : f.line) = s.line;
-    (other ? f.other_file : f.file) = s.file;
+    (other ? f.other_line : f.line) = site_line(site);
+    (other ? f.other_file : f.file) = site_file(site);
   } else {
     (other ? f.other_pc : f.pc) = site;
   }
@@ -151,6 +146,8 @@ void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, u
     }
   }
   auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
+  if (write) written_[i] |= static_cast<std::uint8_t>(mask);
+  else if ((written_[i] & mask) != mask) report_unwritten(i, a, size, site, t);
   for (int k = 0; k < 4; ++k) {
     if (!((mask >> k) & 1u)) continue;
     std::uintptr_t byte_address = shared_lo_ + 4 * i + static_cast<unsigned>(k);
@@ -189,6 +186,7 @@ void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bo
     w.epoch = epoch_;
   }
   if (!write) {
+    if ((written_[i] & kAllBytesWritten) != kAllBytesWritten) report_unwritten(i, a, size, site, t);
     // The common case: nobody else wrote the word, and this thread's read is recorded.
     if ((w.writer == 0 || w.writer == me) && (w.reader == me || w.many_readers)) return;
     if (w.writer != 0 && w.writer != me && !w.reported && !ordered(w.writer, w.writer_sync, t)) {
@@ -218,6 +216,7 @@ void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bo
   w.writer = me;
   w.writer_sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
   writer_site_[i] = site;
+  written_[i] |= kAllBytesWritten;
 }
 
 void AccessChecks::atomic_access(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
@@ -295,6 +294,21 @@ void AccessChecks::report_race(std::uintptr_t a, unsigned size, bool write, Site
   plan_->report->add(f);
 }
 
+// A read of shared memory that no thread of the block has written since the block started:
+// on a GPU it holds what an earlier block left there (here, the poison bytes). Reported once
+// per word.
+void AccessChecks::report_unwritten(std::size_t i, std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
+  if (written_[i] & kUnwrittenReported) return;
+  written_[i] |= kUnwrittenReported;
+  RawFinding f{};
+  f.kind = FindingKind::uninitialized_shared;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
+  fill_shared_place(f, shared_lo_ + i * 4 > a ? shared_lo_ + i * 4 : a, size);
+  fill_site(f, site, false);
+  plan_->report->add(f);
+}
+
 void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site,
                                     CudaThread& t) {
   InFlight& w = in_flight_[i];
@@ -309,8 +323,8 @@ void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned si
   fill_shared_place(f, shared_lo_ + i * 4 > a ? shared_lo_ + i * 4 : a, size);
   fill_site(f, site, false);
   f.other_thread = w.issuer - 1u;
-  f.other_line = sites_[w.site].line;
-  f.other_file = sites_[w.site].file;
+  f.other_line = site_line(w.site);
+  f.other_file = site_file(w.site);
   plan_->report->add(f);
 }
 
@@ -334,15 +348,14 @@ void AccessChecks::copy_issued(const PendingCopy& c, CudaThread& t) {
   // other threads' earlier accesses are concerned (a warp still reading the stage that this
   // copy refills is a race, even though the bytes arrive later).
   check_range(c.dst, static_cast<unsigned>(c.size), true, site, t);
-  auto site_index = static_cast<std::uint32_t>(site & ~kLineSite);
   for (std::uintptr_t a = c.dst & ~std::uintptr_t{3}; a < c.dst + c.size; a += 4) {
     InFlight& w = in_flight_[(a - shared_lo_) >> 2];
     w.issuer = id_of(t);
-    w.site = site_index;
+    w.site = site;
     w.reported = 0;
     ++in_flight_words_;
   }
-  sources_.push_back({c.src, c.src + c.size - c.zero_fill, id_of(t), site_index});
+  sources_.push_back({c.src, c.src + c.size - c.zero_fill, id_of(t), site});
   ++async_sources_;
   refresh_fast_path();
 }
@@ -389,8 +402,8 @@ void AccessChecks::source_write(std::uintptr_t a, unsigned size, Site site, Cuda
     f.access_size = size;
     fill_site(f, site, false);
     f.other_thread = s.issuer - 1u;
-    f.other_line = sites_[s.site].line;
-    f.other_file = sites_[s.site].file;
+    f.other_line = site_line(s.site);
+    f.other_file = site_file(s.site);
     plan_->report->add(f);
     return;
   }

@@ -19,13 +19,24 @@ namespace engine::cpu {
 class Worker;
 
 // Where an access comes from: a return address into kernel code (looked up with
-// addr2line), or, for accesses the engine makes for a lane, a source line: an index into
-// the worker's table of lines, marked by the top bit (no code address has it).
+// addr2line), or, for accesses the engine makes for a thread (tensor-core fragments, inline
+// PTX), a source line: the top bit set (no code address has it), the line in the next 16
+// bits, and the low 47 bits of the file's name, a string literal of the program, so that
+// the parent process of a launch reads it as the child wrote it.
 using Site = std::uintptr_t;
 inline constexpr Site kLineSite = Site{1} << 63;
+inline constexpr Site kSiteFileMask = (Site{1} << 47) - 1;
+inline Site line_site(unsigned line, const char* file) {
+  return kLineSite | (Site{line > 0xFFFF ? 0xFFFFu : line} << 47) | (reinterpret_cast<Site>(file) & kSiteFileMask);
+}
+inline unsigned site_line(Site s) { return static_cast<unsigned>((s >> 47) & 0xFFFF); }
+inline const char* site_file(Site s) { return reinterpret_cast<const char*>(s & kSiteFileMask); }
 
 // What the access callbacks need for the common cases, in one per-OS-thread block so that
 // the fast path reads a handful of thread-local words (see asan_callbacks.cpp).
+inline constexpr std::uint8_t kAllBytesWritten = 0xF;
+inline constexpr std::uint8_t kUnwrittenReported = 0x10;
+
 struct FastPath {
   std::uintptr_t shared_lo = 0, shared_span = 0;
   const void* shadow = nullptr;  // AccessChecks' Word array
@@ -39,6 +50,7 @@ struct FastPath {
   std::uintptr_t* writer_site = nullptr;  // AccessChecks' per-word sites of the last write/read
   std::uintptr_t* reader_site = nullptr;
   const std::uint32_t* warp_syncs = nullptr;  // the running thread's warp's __syncwarp count
+  std::uint8_t* written = nullptr;  // AccessChecks' per-word bytes written since the block started
   MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
 };
 extern __thread FastPath fast_path;
@@ -76,7 +88,13 @@ class AccessChecks {
   void copy_landed(const PendingCopy& c, CudaThread& t);
   void copy_waited(const PendingCopy& c, CudaThread& t);
 
-  Site site_of(unsigned line, const char* file);
+  // True when [a, a + size) lies in one of the kernel's shared variables or its dynamic
+  // shared memory (of any size the launch may ask for).
+  bool in_shared_memory(std::uintptr_t a, unsigned size) const {
+    const Region* r = region_of(a);
+    return r && a + size <= r->end;
+  }
+  static Site site_of(unsigned line, const char* file) { return line_site(line, file); }
   // The slow path of the callbacks: everything, for any access.
   void full_check(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shaped) {
     on_access(a, size, write, site, t, shaped);
@@ -109,16 +127,12 @@ class AccessChecks {
   struct InFlight {  // a word an asynchronous copy will write
     std::uint16_t issuer = 0;  // thread + 1; 0: none
     std::uint16_t reported = 0;
-    std::uint32_t site = 0;    // index into sites_
+    Site site = 0;             // where the copy was issued (a line site)
   };
   struct SourceRange {
     std::uintptr_t begin, end;
     std::uint32_t issuer;
-    std::uint32_t site;
-  };
-  struct SiteRecord {
-    unsigned line;
-    const char* file;
+    Site site;
   };
 
   const Region* region_of(std::uintptr_t address) const;
@@ -134,6 +148,7 @@ class AccessChecks {
   [[noreturn]] void misaligned(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, bool shared);
   void report_race(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t, std::uint16_t other,
                    bool other_write, Site other_site);
+  void report_unwritten(std::size_t index, std::uintptr_t a, unsigned size, Site site, CudaThread& t);
   void report_in_flight(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
   void source_write(std::uintptr_t a, unsigned size, Site site, CudaThread& t);
   void fill_site(RawFinding& f, Site site, bool other) const;
@@ -147,12 +162,15 @@ class AccessChecks {
   std::uintptr_t shared_lo_ = 0, shared_span_ = 0;
   std::vector<Word> shadow_;
   std::vector<Site> writer_site_, reader_site_;
+  // Per shared word, since the block started: bit k set once byte k was written (by the
+  // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
+  // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
+  std::vector<std::uint8_t> written_;
   std::vector<ByteWord> bytes_;  // made when the first narrow access comes
   std::vector<InFlight> in_flight_;
   std::size_t in_flight_words_ = 0;
   std::vector<SourceRange> sources_;
   std::size_t async_sources_ = 0;
-  std::vector<SiteRecord> sites_;
   std::uint32_t epoch_ = 1;
   void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0; }
 };

@@ -56,6 +56,9 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
         if (w.by_bytes) return check(a, Size, Write, return_address, true);
         auto site = reinterpret_cast<std::uintptr_t>(return_address);
         if (!Write) {
+          // Not written in this epoch, nor ever since the block started: the full check says so.
+          if (w.writer == 0 && (f.written[i] & engine::cpu::kAllBytesWritten) != engine::cpu::kAllBytesWritten)
+            return check(a, Size, Write, return_address, true);
           if (w.writer == 0 || w.writer == f.me) {
             if (w.reader == f.me || w.many_readers) return;
             if (w.reader == 0) {
@@ -67,6 +70,7 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
           }
         } else if ((w.writer == 0 || w.writer == f.me) && (w.reader == 0 || w.reader == f.me) && !w.many_readers) {
           w.writer = f.me, w.writer_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.writer_site[i] = site;
+          f.written[i] |= engine::cpu::kAllBytesWritten;
           return;
         }
       }

@@ -28,4 +28,9 @@ struct PendingCopies {
   }
 };
 
+// Issues one asynchronous copy for the current thread (__pipeline_memcpy_async, cp.async):
+// `op` names the call in findings about its arguments.
+void issue_async_copy(void* dst, const void* src, std::size_t size, std::size_t zero_fill, unsigned line,
+                      const char* file, const char* op);
+
 }  // namespace engine::cpu

@@ -15,12 +15,12 @@ Worker& worker_here() {
   return *current_worker;
 }
 
-[[noreturn]] void misuse(Worker& w, unsigned line, const char* file, const char* what) {
+[[noreturn]] void misuse(Worker& w, unsigned line, const char* file, const char* op, const char* what) {
   RawFinding f{};
   f.kind = FindingKind::warp_misuse;
   f.block = w.current_block();
   f.thread = current_thread->linear;
-  f.op = "__pipeline_memcpy_async";
+  f.op = op;
   f.line = line;
   f.file = file;
   std::snprintf(f.detail, sizeof f.detail, "%s", what);
@@ -36,16 +36,16 @@ void land(Worker& w, PendingCopy& c, CudaThread& t) {
 }  // namespace
 }  // namespace engine::cpu
 
-using namespace engine::cpu;
+namespace engine::cpu {
 
-void cuda_cpu::pipeline_memcpy_async(void* dst, const void* src, std::size_t size, std::size_t zero_fill,
-                                     unsigned line, const char* file) {
+void issue_async_copy(void* dst, const void* src, std::size_t size, std::size_t zero_fill, unsigned line,
+                      const char* file, const char* op) {
   Worker& w = worker_here();
   CudaThread& t = *current_thread;
-  if (size != 4 && size != 8 && size != 16) misuse(w, line, file, "it copies 4, 8 or 16 bytes");
-  if (zero_fill > size) misuse(w, line, file, "its zero-fill is larger than the copy");
+  if (size != 4 && size != 8 && size != 16) misuse(w, line, file, op, "it copies 4, 8 or 16 bytes");
+  if (zero_fill > size) misuse(w, line, file, op, "its zero-fill is larger than the copy");
   auto d = reinterpret_cast<std::uintptr_t>(dst), s = reinterpret_cast<std::uintptr_t>(src);
-  if ((d | s) & (size - 1)) misuse(w, line, file, "its source and destination must be aligned to its size");
+  if ((d | s) & (size - 1)) misuse(w, line, file, op, "its source and destination must be aligned to its size");
   PendingCopy c;
   c.dst = d;
   c.src = s;
@@ -58,6 +58,15 @@ void cuda_cpu::pipeline_memcpy_async(void* dst, const void* src, std::size_t siz
   std::memcpy(c.data, src, size - zero_fill);
   if (w.plan().options.order == engine::ThreadOrder::reverse) land(w, c, t);
   t.copies.copies.push_back(c);
+}
+
+}  // namespace engine::cpu
+
+using namespace engine::cpu;
+
+void cuda_cpu::pipeline_memcpy_async(void* dst, const void* src, std::size_t size, std::size_t zero_fill,
+                                     unsigned line, const char* file) {
+  issue_async_copy(dst, src, size, zero_fill, line, file, "__pipeline_memcpy_async");
 }
 
 void cuda_cpu::pipeline_commit(unsigned, const char*) {

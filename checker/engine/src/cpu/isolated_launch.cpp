@@ -1,5 +1,7 @@
 #include "isolated_launch.h"
 
+#include "access_checks.h"
+
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -68,7 +70,7 @@ class Translator {
     f.access_size = r.access_size;
     bool has_place = r.kind == FindingKind::out_of_bounds || r.kind == FindingKind::shared_out_of_bounds ||
                      r.kind == FindingKind::shared_race || r.kind == FindingKind::misaligned ||
-                     r.kind == FindingKind::async_copy;
+                     r.kind == FindingKind::async_copy || r.kind == FindingKind::uninitialized_shared;
     if (has_place && !r.is_shared) {
       const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
       f.buffer = b.name;
@@ -238,6 +240,8 @@ LaunchResult launch_isolated(GridPlan& plan) {
     const RawProfileLine& raw = report->profile[i];
     AccessProfile p;
     p.site = raw.site;
+    // Accesses the engine made for a thread (inline PTX, tensor-core fragments) carry their line.
+    if (raw.site & kLineSite) p.at = SourceLocation{site_file(raw.site), static_cast<int>(site_line(raw.site))};
     p.shared = raw.shared;
     p.write = raw.write;
     p.access_size = raw.access_size;
@@ -252,7 +256,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     p.ideal_sectors = raw.ideal_sectors;
     p.worst_sectors = raw.worst_sectors;
     result.profile.push_back(p);
-    profile_sites.push_back(raw.site);
+    if (!(raw.site & kLineSite)) profile_sites.push_back(raw.site);
   }
   result.profile_truncated = report->profile_truncated != 0;
   attach_source_lines(result.findings, pcs, other_pcs, plan.kernel->source);

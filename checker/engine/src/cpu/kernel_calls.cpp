@@ -86,6 +86,7 @@ const char* cuda_cpu::warp_op_name(WarpOp op) {
     case WarpOp::wmma_load: return "wmma::load_matrix_sync";
     case WarpOp::wmma_store: return "wmma::store_matrix_sync";
     case WarpOp::wmma_mma: return "wmma::mma_sync";
+    case WarpOp::ptx: return "a warp-wide PTX instruction";
   }
   return "a warp function";
 }

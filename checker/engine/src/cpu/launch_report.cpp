@@ -1,5 +1,7 @@
 #include "launch_report.h"
 
+#include <cstring>
+
 namespace engine::cpu {
 
 void LaunchReport::add(const RawFinding& f) {
@@ -19,6 +21,20 @@ void LaunchReport::add(const RawFinding& f) {
     *latest = f;
   }
   lock.clear(std::memory_order_release);
+}
+
+const char* LaunchReport::intern(const char* text) {
+  std::size_t length = std::strlen(text) + 1;
+  const char* out = "an inline PTX instruction";  // when the pool is full
+  while (lock.test_and_set(std::memory_order_acquire)) {
+  }
+  if (text_used + length <= sizeof text_pool) {
+    std::memcpy(text_pool + text_used, text, length);
+    out = text_pool + text_used;
+    text_used += static_cast<std::uint32_t>(length);
+  }
+  lock.clear(std::memory_order_release);
+  return out;
 }
 
 }  // namespace engine::cpu

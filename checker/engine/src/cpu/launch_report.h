@@ -103,6 +103,12 @@ struct LaunchReport {
   RawProfileLine profile[kMaxProfileLines];
 
   void add(const RawFinding& f);
+
+  // Text made while the kernel runs (the PTX instruction a finding names): copied here, in
+  // the mapping both processes share, so the parent reads it at the same address.
+  char text_pool[8192];
+  std::uint32_t text_used;  // under lock
+  const char* intern(const char* text);
 };
 
 }  // namespace engine::cpu

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <mutex>
+#include <set>
 
 #include "engine/backend.h"
 #include "symbol_table.h"
@@ -99,25 +100,78 @@ void describe_type(Dwarf_Die* variable, SharedVariable& v) {
   }
 }
 
-// Local statics of the subprogram, in its lexical blocks too.
-void collect(Dwarf_Die* scope, std::vector<SharedVariable>& out) {
-  Dwarf_Die child;
-  if (dwarf_child(scope, &child) != 0) return;
-  do {
-    int tag = dwarf_tag(&child);
-    if (tag == DW_TAG_lexical_block) {
-      collect(&child, out);
-      continue;
-    }
-    if (tag != DW_TAG_variable) continue;
-    SharedVariable v{};
-    if (!tls_offset(&child, v.tls_offset)) continue;
-    const char* name = dwarf_diename(&child);
-    v.name = name ? name : "(unnamed)";
-    describe_type(&child, v);
-    out.push_back(v);
-  } while (dwarf_siblingof(&child, &child) == 0);
+void add_static(Dwarf_Die* variable, std::vector<SharedVariable>& out) {
+  SharedVariable v{};
+  if (!tls_offset(variable, v.tls_offset)) return;
+  for (const SharedVariable& seen : out)
+    if (seen.tls_offset == v.tls_offset) return;
+  const char* name = dwarf_diename(variable);
+  v.name = name ? name : "(unnamed)";
+  describe_type(variable, v);
+  out.push_back(v);
 }
+
+// The __shared__ variables a kernel uses: the local statics of its own body, and of every
+// function inlined into it or called from it (a __shared__ tile declared in a __device__
+// helper is the kernel's too, as on a GPU), found through the inlined subroutines' abstract
+// origins and the call sites' targets.
+class SharedCollector {
+ public:
+  explicit SharedCollector(std::vector<SharedVariable>& out) : out_(out) {}
+
+  void function(Dwarf_Die* fn) {
+    if (!visit(fn)) return;
+    scope(fn);
+  }
+
+ private:
+  bool visit(Dwarf_Die* die) { return visited_.insert(dwarf_dieoffset(die)).second; }
+
+  // A concrete scope: its statics, and what is inlined or called inside it.
+  void scope(Dwarf_Die* s) {
+    Dwarf_Die child;
+    if (dwarf_child(s, &child) != 0) return;
+    do {
+      switch (dwarf_tag(&child)) {
+        case DW_TAG_lexical_block: scope(&child); break;
+        case DW_TAG_variable: add_static(&child, out_); break;
+        case DW_TAG_inlined_subroutine: {
+          Dwarf_Die origin;
+          if (referenced(&child, DW_AT_abstract_origin, &origin) && visit(&origin)) statics(&origin);
+          scope(&child);
+          break;
+        }
+        case DW_TAG_call_site:
+        case DW_TAG_GNU_call_site: {
+          Dwarf_Die callee;
+          if (referenced(&child, DW_AT_call_origin, &callee) || referenced(&child, DW_AT_abstract_origin, &callee))
+            function(&callee);
+          break;
+        }
+        default: break;
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  // An abstract function (the origin of inlined copies): the statics in its tree.
+  void statics(Dwarf_Die* s) {
+    Dwarf_Die child;
+    if (dwarf_child(s, &child) != 0) return;
+    do {
+      int tag = dwarf_tag(&child);
+      if (tag == DW_TAG_variable) add_static(&child, out_);
+      else if (tag == DW_TAG_lexical_block) statics(&child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  static bool referenced(Dwarf_Die* die, int attribute, Dwarf_Die* target) {
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, attribute, &attr) && dwarf_formref_die(&attr, target);
+  }
+
+  std::vector<SharedVariable>& out_;
+  std::set<Dwarf_Off> visited_;
+};
 
 }  // namespace
 
@@ -141,7 +195,7 @@ std::vector<SharedVariable> shared_variables_of(const void* kernel) {
   }
   if (!found) throw Error("no debug information for this kernel; it must be compiled with -g (the build does this)");
   std::vector<SharedVariable> out;
-  collect(&subprogram, out);
+  SharedCollector(out).function(&subprogram);
   return out;
 }
 

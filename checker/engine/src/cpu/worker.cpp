@@ -6,6 +6,7 @@
 #include <boost/context/preallocated.hpp>
 #include <boost/context/stack_context.hpp>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 #include "builtin_slots.h"
@@ -30,9 +31,11 @@ struct PooledStack {
   void deallocate(ctx::stack_context&) noexcept {}
 };
 
+const char* op_name(const WarpMeeting& m) { return m.name ? m.name : cuda_cpu::warp_op_name(m.op); }
+
 const char* waits_at(const CudaThread& t, const std::vector<WarpMeeting>& meetings) {
   if (t.state == CudaThread::State::at_barrier) return "__syncthreads()";
-  if (t.state == CudaThread::State::at_warp_collective) return cuda_cpu::warp_op_name(meetings[t.warp].op);
+  if (t.state == CudaThread::State::at_warp_collective) return op_name(meetings[t.warp]);
   return "";
 }
 }  // namespace
@@ -156,7 +159,7 @@ int Worker::barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line
 }
 
 void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
-                             const void* context, unsigned line, const char* file) {
+                             const void* context, unsigned line, const char* file, const char* name) {
   CudaThread& t = current();
   t.wait_line = line;  // also the line of accesses made for the collective (lane_access)
   t.wait_file = file;
@@ -170,10 +173,11 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
     m.file = file;
     m.complete = complete;
     m.context = context;
-  } else if (m.op != op || m.mask != mask) {
+    m.name = name;
+  } else if (m.op != op || m.mask != mask || (name && m.name && std::strcmp(name, m.name) != 0)) {
     // Lanes of one warp at different collectives (or with different masks): they can never
     // meet. CUDA lets matching __syncwarp()s sit on different lines, but not different ops.
-    record_divergence(FindingKind::warp_divergence, warp_op_name(op), t.warp, mask | m.mask, &t);
+    record_divergence(FindingKind::warp_divergence, name ? name : warp_op_name(op), t.warp, mask | m.mask, &t);
     throw ThreadAborted{};
   }
   m.lane_data[t.lane] = lane_data;
@@ -191,7 +195,9 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   // The last lane to arrive does the collective's work for all of them.
   WarpMeeting done = m;
   m = WarpMeeting{};
+  completing_name_ = done.name;
   done.complete(done.lane_data, done.arrived, done.context);
+  completing_name_ = nullptr;
   if (op == WarpOp::syncwarp) ++warp_syncs_[t.warp];
   for (unsigned l = 0; l < lanes_here; ++l) {
     if (l == t.lane || !(done.arrived & (1u << l))) continue;
@@ -200,13 +206,15 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   }
 }
 
+const char* Worker::meeting_name(unsigned warp) const { return op_name(meetings_[warp]); }
+
 void Worker::warp_misuse(WarpOp op, unsigned lane, const char* what) {
   CudaThread& t = current();
   RawFinding f{};
   f.kind = FindingKind::warp_misuse;
   f.block = block_;
   f.thread = t.warp * kWarpSize + lane;
-  f.op = cuda_cpu::warp_op_name(op);
+  f.op = op == WarpOp::ptx && completing_name_ ? plan_.report->intern(completing_name_) : cuda_cpu::warp_op_name(op);
   f.warp = t.warp;
   f.line = t.wait_line;
   f.file = t.wait_file;
@@ -315,7 +323,7 @@ bool Worker::end_of_phase() {
   } else if (at_collective) {
     for (unsigned w = 0; w < warps_; ++w)
       if (meetings_[w].arrived) {
-        record_divergence(FindingKind::warp_divergence, cuda_cpu::warp_op_name(meetings_[w].op), w, meetings_[w].mask);
+        record_divergence(FindingKind::warp_divergence, op_name(meetings_[w]), w, meetings_[w].mask);
         break;
       }
     plan_.report->stop.store(1);
@@ -357,7 +365,8 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
   RawFinding f{};
   f.kind = kind;
   f.block = block_;
-  f.op = op;
+  // The parent process reads these names: PTX instructions are copied into the report.
+  f.op = plan_.report->intern(op);
   f.warp = warp;
   f.mask = mask;
   auto add_to_group = [&](const CudaThread& t) {
@@ -371,7 +380,7 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     for (unsigned g = 0; g < f.group_count; ++g) {
       RawGroup& group = f.groups[g];
       if (group.exited == (exited ? 1u : 0u) &&
-          (exited || (group.line == line && group.file == file && group.waits_at == at))) {
+          (exited || (group.line == line && group.file == file && std::strcmp(group.waits_at, at) == 0))) {
         if (group.count < kGroupSample) group.sample[group.count] = t.linear;
         ++group.count;
         return;
@@ -382,7 +391,7 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     group.exited = exited ? 1 : 0;
     group.line = line;
     group.file = file;
-    group.waits_at = at;
+    group.waits_at = *at ? plan_.report->intern(at) : "";
     group.count = 1;
     group.sample[0] = t.linear;
   };

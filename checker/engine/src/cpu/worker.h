@@ -27,6 +27,7 @@ struct WarpMeeting {
   void* lane_data[kWarpSize] = {};
   cuda_cpu::WarpComplete complete = nullptr;
   const void* context = nullptr;
+  const char* name = nullptr;  // inline PTX: the instruction, in the launch report's text pool
 };
 
 class Worker {
@@ -41,9 +42,13 @@ class Worker {
 
   // Called on a CUDA thread's fiber.
   int barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file);
+  // `name`: for WarpOp::ptx, the instruction (lanes meet only at the same one), kept in the
+  // launch report's text pool so that findings can name it.
   void warp_collective(cuda_cpu::WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
-                       const void* context, unsigned line, const char* file);
+                       const void* context, unsigned line, const char* file, const char* name = nullptr);
   [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const char* what);
+  // The name of what lanes of warp `warp` wait in ("__shfl_sync", or a PTX instruction).
+  const char* meeting_name(unsigned warp) const;
   unsigned active_mask() const;
   CudaThread& current() { return threads_[running_]; }
   CudaThread& thread(unsigned linear) { return threads_[linear]; }
@@ -77,6 +82,7 @@ class Worker {
   std::vector<CudaThread> threads_;
   std::vector<boost::context::fiber> handles_;
   std::vector<WarpMeeting> meetings_;
+  const char* completing_name_ = nullptr;  // the PTX instruction whose collective is being completed
   std::vector<std::uint32_t> warp_syncs_;
   unsigned running_ = 0;
   unsigned came_from_ = 0;

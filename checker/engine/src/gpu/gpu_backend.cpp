@@ -50,6 +50,7 @@ class GpuBackend final : public Backend {
     l.max_grid = Dim3(props_.maxGridSize[0], props_.maxGridSize[1], props_.maxGridSize[2]);
     l.max_shared_per_block = props_.sharedMemPerBlock;
     l.max_shared_optin = props_.sharedMemPerBlockOptin;
+    l.compute_capability = static_cast<unsigned>(props_.major * 10 + props_.minor);
     return l;
   }
 

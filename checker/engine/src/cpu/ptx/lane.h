@@ -1,0 +1,45 @@
+// One CUDA thread running one inline-PTX statement on the CPU backend: its registers (the
+// statement's operands and its .reg declarations) and the reading and writing of operands.
+// Instructions that the whole warp executes together (ldmatrix, mma.sync) meet as warp
+// collectives, each lane bringing its Lane; the last to arrive does the work for all
+// (matrix_ops.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "cuda_cpu/inline_ptx.h"
+#include "ptx/program.h"
+#include "../worker.h"
+
+namespace engine::cpu::ptx_run {
+
+struct Lane {
+  const ptx::Program* program = nullptr;
+  const cuda_cpu::ptx::Statement* statement = nullptr;
+  std::uint64_t* registers = nullptr;
+  CudaThread* thread = nullptr;
+  const ptx::Instruction* instruction = nullptr;  // the one being executed
+};
+
+// An operand's value: a register (its low `bits` bits), an immediate, a special register.
+std::uint64_t value(const Lane& lane, const ptx::Operand& o);
+// Writes a register operand (the whole register; narrower types keep their low bits).
+void set(Lane& lane, const ptx::Operand& o, std::uint64_t bits);
+// The address an [address] operand names: its register's value plus the offset.
+std::uint64_t address(const Lane& lane, const ptx::Operand& o);
+
+// Stops the grid with an inline_ptx finding at the statement's line (on the current thread).
+[[noreturn]] void refuse(const Lane& lane, const char* what);
+// The host address behind a shared-window address, checked to lie in the block's shared
+// memory; `size` bytes from there. Refuses it (a finding) otherwise.
+std::uintptr_t shared_host_address(const Lane& lane, std::uint64_t window_address, unsigned size);
+// A load or store the statement makes for the thread `t` (another lane, for collectives):
+// checked and profiled as that thread's access at the statement's line.
+void access(const Lane& lane, CudaThread& t, std::uintptr_t address, unsigned size, bool write);
+
+// The instructions, by the file that implements them.
+void run_scalar(Lane& lane, const ptx::Instruction& in);     // scalar.cpp
+void run_memory(Lane& lane, const ptx::Instruction& in);     // memory_ops.cpp
+void run_matrix(Lane& lane, const ptx::Instruction& in);     // matrix_ops.cpp
+
+}  // namespace engine::cpu::ptx_run
