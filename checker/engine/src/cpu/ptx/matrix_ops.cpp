@@ -134,13 +134,15 @@ void multiply(void* const* lanes, const ptx::Instruction& in) {
         for (unsigned h = 0; h < 2; ++h) c[g + 8 * i][2 * t + h] = element_value(reg_of(me, o[3], i), h, Type::f16);
     }
   }
-  const tensor::SumModel model = tensor::sum_model_for(tf32 ? 19 : 16, K);
+  const int min_exponent = in.a_type == Type::f16 ? -14 : -126;  // the input format's smallest
   float d[16][8];
+  std::uint16_t d_half[16][8];
   for (unsigned r = 0; r < 16; ++r)
     for (unsigned n = 0; n < 8; ++n) {
       float column[16];
       for (unsigned kk = 0; kk < K; ++kk) column[kk] = b[kk][n];
-      d[r][n] = tensor::dot(a[r], column, K, c[r][n], model);
+      if (in.d_type == Type::f32) d[r][n] = tensor::dot_to_float(a[r], column, K, c[r][n], min_exponent);
+      else d_half[r][n] = tensor::dot_to_half(a[r], column, K, c[r][n], min_exponent, in.c_type == Type::f16 ? -14 : -126);
     }
   // Everything is read before anything is written: d and c may be the same registers.
   for (unsigned l = 0; l < 32; ++l) {
@@ -156,8 +158,8 @@ void multiply(void* const* lanes, const ptx::Instruction& in) {
       }
     } else {
       for (unsigned i = 0; i < 2; ++i) {
-        std::uint64_t lo = tensor::float_to_half_rn(d[g + 8 * i][2 * t]);
-        std::uint64_t hi = tensor::float_to_half_rn(d[g + 8 * i][2 * t + 1]);
+        std::uint64_t lo = d_half[g + 8 * i][2 * t];
+        std::uint64_t hi = d_half[g + 8 * i][2 * t + 1];
         set(me, dv.elements[i], lo | (hi << 16));
       }
     }

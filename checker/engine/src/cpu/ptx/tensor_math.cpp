@@ -84,17 +84,16 @@ std::uint32_t float_to_tf32_rna(float value) {
   return (x + 0x1000u) & 0xFFFFE000u;              // to nearest, ties away from zero
 }
 
-SumModel sum_model_for(unsigned input_bits, unsigned k) {
-  (void)input_bits;
-  SumModel m;
-  m.group = static_cast<int>(k);
-  m.fraction_bits = 24;
-  m.round_to_nearest = false;
-  return m;
-}
+namespace {
 
-float dot(const float* a, const float* b, unsigned k, float c, const SumModel& model) {
-  // NaN and infinities first, as IEEE arithmetic would have them.
+constexpr int kKeptBits = 25;  // below the largest exponent: measured, see the header
+
+int hardware_exponent(double v, int min_exponent) { return std::max(std::ilogb(v), min_exponent); }
+
+enum class Special { none, nan, infinite };
+
+// IEEE's answer where an input is NaN or infinite: the sum is then that, whatever the rest.
+Special special_sum(const float* a, const float* b, unsigned k, float c, double& infinity) {
   double plain = c;
   bool nan = std::isnan(c);
   for (unsigned i = 0; i < k; ++i) {
@@ -102,30 +101,80 @@ float dot(const float* a, const float* b, unsigned k, float c, const SumModel& m
     nan |= std::isnan(p);
     plain += p;
   }
-  if (nan || std::isnan(plain)) return from_bits(kCanonicalNaN);
-  if (std::isinf(plain)) return static_cast<float>(plain);
-
-  float acc = c;
-  for (unsigned first = 0; first < k; first += static_cast<unsigned>(model.group)) {
-    unsigned last = first + static_cast<unsigned>(model.group) < k ? first + static_cast<unsigned>(model.group) : k;
-    double terms[33];
-    unsigned n = 0;
-    terms[n++] = acc;
-    for (unsigned i = first; i < last; ++i) terms[n++] = static_cast<double>(a[i]) * static_cast<double>(b[i]);
-    int emax = std::numeric_limits<int>::min();
-    for (unsigned i = 0; i < n; ++i)
-      if (terms[i] != 0) emax = std::max(emax, std::ilogb(terms[i]));
-    if (emax == std::numeric_limits<int>::min()) {
-      acc = acc + 0.0f;  // every term is zero: keep the sign rules of IEEE addition
-      continue;
-    }
-    // Each term cut toward zero to a multiple of 2^(emax - fraction_bits); the sum is exact.
-    double ulp = std::ldexp(1.0, emax - model.fraction_bits);
-    double sum = 0;
-    for (unsigned i = 0; i < n; ++i) sum += std::trunc(terms[i] / ulp) * ulp;
-    acc = model.round_to_nearest ? static_cast<float>(sum) : round_toward_zero(sum);
+  if (nan || std::isnan(plain)) return Special::nan;
+  if (std::isinf(plain)) {
+    infinity = plain;
+    return Special::infinite;
   }
-  return acc;
+  return Special::none;
+}
+
+// The cut terms' exact sum (see the header).
+double truncated_sum(const float* a, const float* b, unsigned k, float c, int input_min_exponent,
+                     int c_min_exponent) {
+  double terms[65];
+  int exponents[65];
+  unsigned n = 0;
+  if (c != 0) {
+    terms[n] = c;
+    exponents[n++] = hardware_exponent(c, c_min_exponent);
+  }
+  for (unsigned i = 0; i < k; ++i) {
+    if (a[i] == 0 || b[i] == 0) continue;
+    terms[n] = static_cast<double>(a[i]) * static_cast<double>(b[i]);
+    exponents[n++] = hardware_exponent(a[i], input_min_exponent) + hardware_exponent(b[i], input_min_exponent);
+  }
+  if (n == 0) return 0;
+  int largest = *std::max_element(exponents, exponents + n);
+  double unit = std::ldexp(1.0, largest - kKeptBits);
+  double sum = 0;
+  for (unsigned i = 0; i < n; ++i) sum += std::trunc(terms[i] / unit) * unit;  // exact: see the header
+  return sum;
+}
+
+// As in IEEE addition, a zero sum is -0 only when every term is -0.
+bool all_negative_zeros(const float* a, const float* b, unsigned k, float c) {
+  if (!(c == 0 && std::signbit(c))) return false;
+  for (unsigned i = 0; i < k; ++i) {
+    float p = a[i] * b[i];
+    if (!(p == 0 && std::signbit(p))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+float dot_to_float(const float* a, const float* b, unsigned k, float c, int input_min_exponent) {
+  double infinity = 0;
+  switch (special_sum(a, b, k, c, infinity)) {
+    case Special::nan: return from_bits(kCanonicalNaN);
+    case Special::infinite: return static_cast<float>(infinity);
+    case Special::none: break;
+  }
+  double sum = truncated_sum(a, b, k, c, input_min_exponent, -126);
+  if (sum == 0) return all_negative_zeros(a, b, k, c) ? -0.0f : 0.0f;
+  return round_toward_zero(sum);
+}
+
+std::uint16_t dot_to_half(const float* a, const float* b, unsigned k, float c, int input_min_exponent,
+                          int c_min_exponent) {
+  double infinity = 0;
+  switch (special_sum(a, b, k, c, infinity)) {
+    case Special::nan: return 0x7FFF;
+    case Special::infinite: return infinity > 0 ? 0x7C00 : 0xFC00;
+    case Special::none: break;
+  }
+  double sum = truncated_sum(a, b, k, c, input_min_exponent, c_min_exponent);
+  if (sum == 0) return all_negative_zeros(a, b, k, c) ? 0x8000 : 0x0000;
+  // Straight to half, to nearest even: the sum's bits below a half's are all still there.
+  double magnitude = std::fabs(sum);
+  double unit = std::ldexp(1.0, std::max(std::ilogb(magnitude), -14) - 10);
+  double q = magnitude / unit, whole = std::floor(q);
+  if (q - whole > 0.5 || (q - whole == 0.5 && std::fmod(whole, 2.0) == 1.0)) whole += 1;
+  double rounded = whole * unit;
+  if (rounded >= 65536.0) return sum < 0 ? 0xFC00 : 0x7C00;
+  std::uint16_t h = float_to_half_rn(static_cast<float>(rounded));  // exact: `rounded` is a half
+  return sum < 0 ? static_cast<std::uint16_t>(h | 0x8000u) : h;
 }
 
 }  // namespace engine::cpu::tensor

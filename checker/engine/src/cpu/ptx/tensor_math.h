@@ -17,20 +17,17 @@ std::uint16_t float_to_half_rn(float value);
 std::uint16_t float_to_bf16_rn(float value);
 std::uint32_t float_to_tf32_rna(float value);  // cvt.rna.tf32.f32
 
-// How the tensor cores add products: in groups of `group` products at a time, each group
-// together with the running sum; within a group every term is cut (toward zero) to
-// `fraction_bits` bits below the largest term's leading bit, the cut terms are added exactly,
-// and the result is rounded to float (toward zero, or to nearest).
-struct SumModel {
-  int group = 16;
-  int fraction_bits = 24;
-  bool round_to_nearest = false;
-};
-// The model measured on an H100 for an instruction with these input bits (16: f16/bf16; 19: tf32).
-SumModel sum_model_for(unsigned input_bits, unsigned k);
-
-// c + Σ_{i<k} a[i]·b[i], each a[i]·b[i] exact (the inputs are halves, bfloat16 or tf32
-// values held in floats), added as `model` says. NaN in, or inf - inf, gives CUDA's NaN.
-float dot(const float* a, const float* b, unsigned k, float c, const SumModel& model);
+// The sum d = c + Σ_{i<k} a[i]·b[i] as an H100's tensor cores form it, for mma.sync and
+// wgmma alike. Measured on an H100 (docs/dev/engine.md, "Tensor-core arithmetic"): every
+// product is exact; the k products and c are added in one step, each cut (toward zero) to
+// a multiple of 2^(E - 25), where E is the largest of their exponents as the hardware sees
+// them (a product's is the sum of its factors' exponents, a subnormal input's the format's
+// smallest); the cut terms add exactly; a float result is then rounded toward zero, a half
+// result to nearest even. `input_min_exponent`: -14 for f16 inputs, -126 for bf16 and tf32.
+// NaN in, or inf - inf, gives CUDA's canonical NaN.
+float dot_to_float(const float* a, const float* b, unsigned k, float c, int input_min_exponent);
+// c_min_exponent: -14 when c is a half, -126 when it is a float.
+std::uint16_t dot_to_half(const float* a, const float* b, unsigned k, float c, int input_min_exponent,
+                          int c_min_exponent);
 
 }  // namespace engine::cpu::tensor
