@@ -16,7 +16,8 @@ int main() {
     const engine::KernelImage* output_only[] = {&p::gpu_shared_row(), &p::gpu_shared_column(),
                                                 &p::gpu_shared_column_padded(), &p::gpu_shared_column_swizzled(),
                                                 &p::gpu_shared_broadcast(), &p::gpu_shared_float4_row(),
-                                                &p::gpu_shared_float4_column()};
+                                                &p::gpu_shared_float4_column(), &p::gpu_ldmatrix_rows_64b(),
+                                                &p::gpu_ldmatrix_rows_64b_swizzled(), &p::gpu_ldmatrix_rows_128b()};
     const engine::KernelImage* with_input[] = {&p::gpu_global_coalesced(), &p::gpu_global_strided(),
                                                &p::gpu_global_float4()};
     void* i = in.get();

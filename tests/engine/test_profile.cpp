@@ -69,6 +69,10 @@ TEST_CASE("cpu: bank conflicts and sectors per request of one warp's accesses ma
       {p::cpu_global_coalesced(), true, {"global_coalesced", false, 1, 0, 0, 0, 4, 4}},
       {p::cpu_global_strided(), true, {"global_strided", false, 1, 0, 0, 0, 32, 4}},
       {p::cpu_global_float4(), true, {"global_float4", false, 1, 0, 0, 0, 16, 16}},
+      // ldmatrix.x4: four phases of 8 rows.
+      {p::cpu_ldmatrix_rows_64b(), false, {"ldmatrix_rows_64b", true, 1, 16, 4, 4, 0, 0}},
+      {p::cpu_ldmatrix_rows_64b_swizzled(), false, {"ldmatrix_rows_64b_swizzled", true, 1, 4, 4, 1, 0, 0}},
+      {p::cpu_ldmatrix_rows_128b(), false, {"ldmatrix_rows_128b", true, 1, 32, 4, 8, 0, 0}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.e.kernel);
@@ -157,7 +161,8 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
   const char* metrics =
       "smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__sass_inst_executed_op_ldsm.sum,"
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
   auto r = test_support::run_program(ncu, {"--csv", "--metrics", metrics, "--cache-control", "none",
                                            std::string(TEST_PROGRAM_DIR) + "/profile_runner"});
   INFO(r.output);
@@ -181,6 +186,9 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
       {"global_coalesced", p::cpu_global_coalesced(), true, false},
       {"global_strided", p::cpu_global_strided(), true, false},
       {"global_float4", p::cpu_global_float4(), true, false},
+      {"ldmatrix_rows_64b", p::cpu_ldmatrix_rows_64b(), false, true},
+      {"ldmatrix_rows_64b_swizzled", p::cpu_ldmatrix_rows_64b_swizzled(), false, true},
+      {"ldmatrix_rows_128b", p::cpu_ldmatrix_rows_128b(), false, true},
   };
   for (const Kernel& k : kernels) {
     CAPTURE(k.name);
@@ -190,7 +198,14 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
     const engine::AccessProfile* load = measured_load(cpu, k.shared);
     REQUIRE(load);
     // Printed for docs/dev/profile.md: both sides of the comparison.
-    if (k.shared) {
+    bool ldsm = std::string(k.name).rfind("ldmatrix", 0) == 0;
+    if (ldsm) {
+      MESSAGE(k.name << ": CPU requests " << load->requests << ", wavefronts " << load->wavefronts << "; ncu ldmatrix "
+                     << gpu->value("smsp__sass_inst_executed_op_ldsm.sum") << ", wavefronts "
+                     << gpu->value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"));
+      CHECK(double(load->requests) == gpu->value("smsp__sass_inst_executed_op_ldsm.sum"));
+      CHECK(double(load->wavefronts) == gpu->value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"));
+    } else if (k.shared) {
       MESSAGE(k.name << ": CPU requests " << load->requests << ", wavefronts " << load->wavefronts << " (ideal "
                      << load->ideal_wavefronts << "); ncu requests "
                      << gpu->value("smsp__sass_inst_executed_op_shared_ld.sum") << ", wavefronts "

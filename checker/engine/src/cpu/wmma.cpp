@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "cuda_cpu/compat/mma.h"
+#include "ptx/tensor_math.h"
 
 namespace {
 
@@ -101,14 +102,17 @@ void nvcuda::wmma::detail::complete(void* const* lane_data, unsigned mask, const
         b[e] = read_element(static_cast<const unsigned char*>(l.b) + (e % kPerLane) * 2, true);
         acc[e] = read_element(static_cast<const unsigned char*>(l.c) + (e % kPerLane) * acc_size, c.half_accumulator);
       }
+      // The tensor cores' own sum (ptx/tensor_math.h), as mma.sync m16n8k16 forms it.
       float d[kTile * kTile];
       for (int i = 0; i < kTile; ++i)
         for (int j = 0; j < kTile; ++j) {
-          // Products of halves are exact in float; the sum is rounded in float, as the
-          // tensor cores' float accumulation does (not necessarily in the same order).
-          float sum = acc[i * kTile + j];
-          for (int k = 0; k < kTile; ++k) sum = __builtin_fmaf(a[i * kTile + k], b[k * kTile + j], sum);
-          d[i * kTile + j] = sum;
+          float column[kTile];
+          for (int k = 0; k < kTile; ++k) column[k] = b[k * kTile + j];
+          float c_value = acc[i * kTile + j];
+          d[i * kTile + j] = c.half_accumulator
+                                 ? engine::cpu::tensor::half_to_float(engine::cpu::tensor::dot_to_half(
+                                       &a[i * kTile], column, kTile, c_value, -14, -14))
+                                 : engine::cpu::tensor::dot_to_float(&a[i * kTile], column, kTile, c_value, -14);
         }
       // d may be the same fragment as c: everything was read before anything is written.
       for (int e = 0; e < kTile * kTile; ++e) {
