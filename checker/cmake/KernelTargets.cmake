@@ -63,6 +63,8 @@ function(add_kernel_library name)
       "#ifdef CUDA_CPU_HAS_DYNAMIC_SHARED\n"
       "    i.dynamic_shared = &dynamic_shared_storage;\n"
       "    i.dynamic_shared_capacity = CUDA_CPU_DYNAMIC_SHARED_BYTES;\n"
+      "    i.dynamic_shared_name = CUDA_CPU_DYNAMIC_SHARED_NAME;\n"
+      "    i.dynamic_shared_element = CUDA_CPU_DYNAMIC_SHARED_ELEMENT;\n"
       "#endif\n"
       "    return i;\n"
       "  }();\n"

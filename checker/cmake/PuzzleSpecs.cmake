@@ -3,6 +3,8 @@
 #   PUZZLE_IDS                 every puzzle, in order of number
 #   PUZZLE_<id>_KERNELS        the kernels it asks for ("matmul_tiled", "matmul_warp_tiled<BM, BN>")
 #   PUZZLE_<id>_SIGNATURE      their parameter list, as a C++ function type
+#   PUZZLE_<id>_MIN_ARCH       the oldest GPU architecture its kernels build for (80, 90a),
+#                              from "requires_gpu": "sm_80"; empty when any will do
 # and writes embedded_specs.cpp, which puts the spec texts into the checker library.
 set(PUZZLE_SPEC_DIR "${PROJECT_SOURCE_DIR}/checker/specs")
 file(GLOB puzzle_spec_files CONFIGURE_DEPENDS "${PUZZLE_SPEC_DIR}/p*.json")
@@ -33,7 +35,16 @@ foreach(spec_file IN LISTS puzzle_spec_files)
     string(JSON kernel GET "${text}" kernels ${i})
     list(APPEND kernels "${kernel}")
   endforeach()
+  string(JSON requires_gpu ERROR_VARIABLE no_requirement GET "${text}" requires_gpu)
+  set(min_arch "")
+  if(NOT no_requirement)
+    if(NOT requires_gpu MATCHES "^sm_([0-9]+a?)$")
+      message(FATAL_ERROR "${spec_file}: requires_gpu is '${requires_gpu}'; write sm_80, sm_90a, ...")
+    endif()
+    set(min_arch "${CMAKE_MATCH_1}")
+  endif()
   list(APPEND PUZZLE_IDS "${id}")
+  set(PUZZLE_${id}_MIN_ARCH "${min_arch}")
   set(PUZZLE_${id}_KERNELS "${kernels}")
   set(PUZZLE_${id}_SIGNATURE "${signature}")
   string(APPEND embedded "    {\"${id}.json\", R\"puzzle_spec(${text})puzzle_spec\"},\n")

@@ -17,6 +17,11 @@ foreach(d IN LISTS declarations)
   if(name STREQUAL "" OR type STREQUAL "" OR name IN_LIST seen)
     continue()
   endif()
+  if(NOT seen)
+    # The first one names the memory in findings: "shared[1024]", with its element size.
+    string(APPEND out "#define CUDA_CPU_DYNAMIC_SHARED_NAME \"${name}\"\n"
+                      "#define CUDA_CPU_DYNAMIC_SHARED_ELEMENT sizeof(${type})\n")
+  endif()
   list(APPEND seen "${name}")
   string(APPEND out "extern thread_local ${type} ${name}[CUDA_CPU_DYNAMIC_SHARED_BYTES / sizeof(${type})]\n"
                     "    __attribute__((alias(CUDA_CPU_DYNAMIC_SHARED_SYMBOL)));\n")

@@ -97,8 +97,11 @@ std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& 
 }
 
 std::string shared_out_of_bounds(const Finding& f, const Style& st, bool first) {
-  std::string s = f.where.str() + (f.is_write ? " wrote" : " read") + " element " + std::to_string(f.index) +
-                  " of the extern __shared__ memory" + at_line(f.at);
+  std::string memory = f.buffer.empty() || f.buffer == "extern __shared__ memory"
+                           ? "the extern __shared__ memory"
+                           : f.buffer + ", the extern __shared__ memory,";
+  std::string s = f.where.str() + (f.is_write ? " wrote" : " read") + " element " + std::to_string(f.index) + " of " +
+                  memory + at_line(f.at);
   if (!first) return s;
   return st.bold("Out-of-bounds shared memory") + ": " + s + ", but the launch gave the block only " +
          std::to_string(f.buffer_elements) + " elements of it.\nFix: size the launch's dynamic shared memory "
@@ -256,11 +259,24 @@ std::string assertion(const Finding& f, const Style& st) {
 
 }  // namespace
 
+std::string gpu_requirement_words(const PuzzleSpec& spec) {
+  std::string arch = "sm_" + std::to_string(spec.requires_gpu) + (spec.requires_gpu_specific ? "a" : "");
+  std::string family = spec.requires_gpu >= 90 ? "Hopper" : spec.requires_gpu >= 80 ? "Ampere" : "";
+  if (spec.requires_gpu_specific) return "a " + family + " GPU (" + arch + ": compute capability " +
+                                          std::to_string(spec.requires_gpu / 10) + "." + std::to_string(spec.requires_gpu % 10) + ")";
+  return "an " + family + " GPU or newer (" + arch + ")";
+}
+
 std::string where_in_source(const engine::SourceLocation& at) {
   if (!at.known()) return "";
   // The compiler moved or merged the instruction: the nearest line is all that is known.
-  return std::string(at.approximate ? "near line " : "line ") + std::to_string(at.line) +
-         (at.file.empty() ? "" : " of " + basename_of(at.file));
+  std::string w = std::string(at.approximate ? "near line " : "line ") + std::to_string(at.line) +
+                  (at.file.empty() ? "" : " of " + basename_of(at.file));
+  // A helper's line (a PTX wrapper's asm): also where the kernel called it.
+  for (std::size_t i = 0; i < at.called_from.size(); ++i)
+    w += (i ? ", from line " : " (called from line ") + std::to_string(at.called_from[i]) +
+         (i + 1 == at.called_from.size() ? ")" : "");
+  return w;
 }
 
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,

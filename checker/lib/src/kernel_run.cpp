@@ -35,6 +35,8 @@ bool smaller(const Dims& x, const Dims& y) {
 
 bool has_kind(const engine::LaunchResult& r, engine::FindingKind kind) { return r.total(kind) > 0; }
 
+bool gpu_runs_it(const PuzzleSpec& spec, unsigned capability) { return spec.runs_on_gpu(capability); }
+
 }  // namespace
 
 KernelRun::KernelRun(const PuzzleSpec& spec, const Options& options, const Backends& backends,
@@ -47,10 +49,21 @@ KernelRun::KernelRun(const PuzzleSpec& spec, const Options& options, const Backe
       cpu_image_(cpu_image),
       gpu_image_(gpu_image),
       st_(style) {
-  // A kernel that nvcc cannot compile (a CPU-only build of it) still gets the CPU's checks.
-  if (mode_ == RunMode::gpu_with_cpu_checks && gpu_image.address == nullptr) {
-    mode_ = RunMode::cpu;
-    reason_ = "auto: this kernel was built for the CPU backend only, so the CPU backend runs it";
+  // A kernel that nvcc cannot compile (a CPU-only build of it), or that needs a newer GPU than
+  // this one, still gets the CPU's checks.
+  if (mode_ == RunMode::gpu_with_cpu_checks) {
+    unsigned device = backends.gpu ? backends.gpu->limits().compute_capability : 0;
+    std::string needs = gpu_requirement_words(spec_);
+    if (spec_.requires_gpu && device && !gpu_runs_it(spec_, device)) {
+      mode_ = RunMode::cpu;
+      reason_ = "auto: this puzzle's kernel needs " + needs + "; this GPU is sm_" + std::to_string(device) +
+                ", so the CPU backend runs it";
+    } else if (gpu_image.address == nullptr) {
+      mode_ = RunMode::cpu;
+      reason_ = spec_.requires_gpu ? "auto: this build has no GPU code for this kernel (it needs " + needs +
+                                         "), so the CPU backend runs it"
+                                   : "auto: this kernel was built for the CPU backend only, so the CPU backend runs it";
+    }
   }
   std::vector<Case> list = cases();
   report_.emplace(spec_, st_, sizes_words(spec_, list, [](const Case& c) { return c.on_cpu; }));

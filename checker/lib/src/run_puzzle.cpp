@@ -109,12 +109,18 @@ int run_puzzle(const std::string& puzzle_id, const KernelImages& cpu, const Kern
       return environment_error(short_name, "--size=" + std::to_string(opt.size[0]) + " is larger than this puzzle allows (" +
                                                spec.size_name + " <= " + std::to_string(spec.cases.max) + ")");
     if (opt.sanitize) return run_under_sanitizer(spec, opt, program);
+    OpenedBackends backends = open_backends(opt);
+    if (opt.backend == engine::BackendChoice::gpu && spec.requires_gpu && backends.use.gpu &&
+        !spec.runs_on_gpu(backends.use.gpu->limits().compute_capability))
+      return environment_error(short_name, spec.id + "'s kernel needs " + gpu_requirement_words(spec) +
+                                               "; this GPU is sm_" +
+                                               std::to_string(backends.use.gpu->limits().compute_capability) +
+                                               ". Run with --backend=cpu");
     if (opt.backend == engine::BackendChoice::gpu)
       for (const engine::KernelImage* image : gpu)
         if (image->address == nullptr)
           return environment_error(short_name, std::string("the kernel ") + image->name +
                                                    " was built for the CPU backend only; run with --backend=cpu");
-    OpenedBackends backends = open_backends(opt);
     Style st = Style::for_stdout();
 
     std::printf("%s\n", st.bold("Puzzle " + std::to_string(spec.number) + ": " + spec.title + " (" + spec.id + ")").c_str());

@@ -157,6 +157,16 @@ PuzzleSpec read(const SpecReader& r) {
   read_signature(s, r);
   s.kernels = r.texts(d, "kernels");
   if (s.kernels.empty()) r.fail("kernels", "name at least one kernel");
+  std::string gpu = r.optional_text(d, "requires_gpu");
+  if (!gpu.empty()) {
+    std::size_t digits = gpu.rfind("sm_", 0) == 0 ? gpu.find_first_not_of("0123456789", 3) : 0;
+    std::string number = gpu.substr(3, digits == std::string::npos ? std::string::npos : digits - 3);
+    std::string rest = digits == std::string::npos ? "" : gpu.substr(digits);
+    if (gpu.rfind("sm_", 0) != 0 || number.empty() || !(rest.empty() || rest == "a"))
+      r.fail("requires_gpu", "write sm_80, sm_90a, ...");
+    s.requires_gpu = static_cast<unsigned>(std::stoul(number));
+    s.requires_gpu_specific = rest == "a";
+  }
   if (d.contains("b_is_transpose_of_a")) s.b_is_transpose_of_a = r.at(d, "b_is_transpose_of_a", "").get<bool>();
 
   std::string epilogue = r.optional_text(d, "epilogue");

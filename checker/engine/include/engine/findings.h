@@ -34,6 +34,9 @@ struct SourceLocation {
   // The compiler kept no line for the instruction itself (it moved or merged it), so this
   // is the nearest line of the same code: "near line 23".
   bool approximate = false;
+  // Where the line's function was inlined into the kernel's own code, in the same file,
+  // innermost first: a PTX wrapper's asm line, called from the kernel's line 187.
+  std::vector<int> called_from;
   bool known() const { return line > 0; }
 };
 

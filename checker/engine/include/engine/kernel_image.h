@@ -26,6 +26,8 @@ struct KernelImage {
   // CPU: this thread's storage behind `extern __shared__` arrays, and its size.
   void* (*dynamic_shared)() = nullptr;
   std::size_t dynamic_shared_capacity = 0;
+  const char* dynamic_shared_name = nullptr;  // as the kernel declares it: "shared"
+  std::size_t dynamic_shared_element = 4;     // the size of its elements
 };
 
 namespace detail {

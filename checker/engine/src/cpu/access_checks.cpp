@@ -323,13 +323,12 @@ void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned si
   fill_shared_place(f, shared_lo_ + i * 4 > a ? shared_lo_ + i * 4 : a, size);
   fill_site(f, site, false);
   f.other_thread = w.issuer - 1u;
-  f.other_line = site_line(w.site);
-  f.other_file = site_file(w.site);
+  fill_site(f, w.site, true);
   plan_->report->add(f);
 }
 
 void AccessChecks::copy_issued(const PendingCopy& c, CudaThread& t) {
-  Site site = site_of(c.line, c.file);
+  Site site = c.site ? c.site : site_of(c.line, c.file);
   // The source is read now (global memory), the destination written later (shared).
   if (c.size > c.zero_fill) on_access(c.src, static_cast<unsigned>(c.size - c.zero_fill), false, site, t, false);
   if (c.dst - shared_lo_ >= shared_span_) {
@@ -376,7 +375,7 @@ void AccessChecks::copy_waited(const PendingCopy& c, CudaThread& t) {
   }
   // From now on the copy counts as this thread's write: others need a barrier to read it.
   if (!shadow_.empty()) {
-    check_range(c.dst, static_cast<unsigned>(c.size), true, site_of(c.line, c.file), t);
+    check_range(c.dst, static_cast<unsigned>(c.size), true, c.site ? c.site : site_of(c.line, c.file), t);
   }
   for (std::size_t s = 0; s < sources_.size(); ++s)
     if (sources_[s].issuer == id_of(t) && sources_[s].begin == c.src) {
@@ -402,8 +401,7 @@ void AccessChecks::source_write(std::uintptr_t a, unsigned size, Site site, Cuda
     f.access_size = size;
     fill_site(f, site, false);
     f.other_thread = s.issuer - 1u;
-    f.other_line = site_line(s.site);
-    f.other_file = site_file(s.site);
+    fill_site(f, s.site, true);
     plan_->report->add(f);
     return;
   }

@@ -15,6 +15,7 @@ struct PendingCopy {
   std::uint32_t group = 0;      // its commit group; kOpenGroup until committed
   std::uint32_t line = 0;
   const char* file = "";
+  std::uintptr_t site = 0;  // where it was issued as a code address (inline PTX), or 0: the line
   bool landed = false;
 };
 
@@ -30,7 +31,8 @@ struct PendingCopies {
 
 // Issues one asynchronous copy for the current thread (__pipeline_memcpy_async, cp.async):
 // `op` names the call in findings about its arguments.
+// `site`: the issuing code's address when known (inline PTX), for findings with its call chain.
 void issue_async_copy(void* dst, const void* src, std::size_t size, std::size_t zero_fill, unsigned line,
-                      const char* file, const char* op);
+                      const char* file, const char* op, std::uintptr_t site = 0);
 
 }  // namespace engine::cpu

@@ -39,7 +39,7 @@ void land(Worker& w, PendingCopy& c, CudaThread& t) {
 namespace engine::cpu {
 
 void issue_async_copy(void* dst, const void* src, std::size_t size, std::size_t zero_fill, unsigned line,
-                      const char* file, const char* op) {
+                      const char* file, const char* op, std::uintptr_t site) {
   Worker& w = worker_here();
   CudaThread& t = *current_thread;
   if (size != 4 && size != 8 && size != 16) misuse(w, line, file, op, "it copies 4, 8 or 16 bytes");
@@ -54,6 +54,7 @@ void issue_async_copy(void* dst, const void* src, std::size_t size, std::size_t 
   c.group = PendingCopies::kOpenGroup;
   c.line = line;
   c.file = file;
+  c.site = site;
   w.checks().copy_issued(c, t);  // stops the thread if the source is outside its buffer
   std::memcpy(c.data, src, size - zero_fill);
   if (w.plan().options.order == engine::ThreadOrder::reverse) land(w, c, t);

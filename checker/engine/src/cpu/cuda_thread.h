@@ -19,6 +19,7 @@ struct CudaThread {
   enum class State : std::uint8_t { ready, at_barrier, at_warp_collective, exited, aborted } state = State::ready;
   unsigned wait_line = 0;  // where it waits
   const char* wait_file = "";
+  std::uintptr_t wait_site = 0;  // inline PTX: the code address of the collective, for its call chain
   int predicate = 0;  // __syncthreads_count/and/or
   std::uint64_t global_loads = 0;
   PendingCopies copies;  // its asynchronous copies in flight

@@ -87,8 +87,13 @@ class Translator {
         if (v.element_size) element = static_cast<unsigned>(v.element_size);
         f.dims = v.dims;
       } else {
-        f.buffer = "extern __shared__ memory";
+        // Dynamic shared memory: by the name the kernel declared it with, when it has one.
+        f.buffer = plan_.kernel->dynamic_shared_name ? plan_.kernel->dynamic_shared_name : "extern __shared__ memory";
         bytes = plan_.config.dynamic_shared_bytes;
+        if (plan_.kernel->dynamic_shared_name && plan_.kernel->dynamic_shared_element &&
+            (r.access_size == 0 || plan_.kernel->dynamic_shared_element <= r.access_size))
+          element = static_cast<unsigned>(plan_.kernel->dynamic_shared_element);
+        if (plan_.kernel->dynamic_shared_name && element) f.dims = {static_cast<long>(bytes / element)};
       }
       f.element_size = element;
       f.index = element_at(r.byte_offset, element);

@@ -35,8 +35,18 @@ bool parse_frame(std::string text, SourceLocation& loc) {
 // The line the student wrote: the innermost frame in the kernel's own file, else in any file
 // that is not the engine's (a header of theirs). Empty when there is none.
 SourceLocation choose(const std::vector<SourceLocation>& frames, const std::string& kernel_source) {
-  for (const SourceLocation& f : frames)
-    if (f.file == kernel_source) return f;
+  for (std::size_t i = 0; i < frames.size(); ++i)
+    if (frames[i].file == kernel_source) {
+      SourceLocation chosen = frames[i];
+      // The outer frames in the same file: where a helper of the file was inlined.
+      int last = chosen.line;
+      for (std::size_t j = i + 1; j < frames.size(); ++j)
+        if (frames[j].file == kernel_source && frames[j].line != last) {
+          chosen.called_from.push_back(frames[j].line);
+          last = frames[j].line;
+        }
+      return chosen;
+    }
   for (const SourceLocation& f : frames)
     if (!engine_file(f.file)) return f;
   return SourceLocation{};

@@ -218,6 +218,7 @@ void Worker::warp_misuse(WarpOp op, unsigned lane, const char* what) {
   f.warp = t.warp;
   f.line = t.wait_line;
   f.file = t.wait_file;
+  if (op == WarpOp::ptx) f.pc = t.wait_site;
   std::snprintf(f.detail, sizeof f.detail, "%s", what);
   stop_grid_with(f);
 }

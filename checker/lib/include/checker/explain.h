@@ -27,6 +27,8 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
                                           const Style& style, engine::BackendKind backend,
                                           FollowUp follow_up = FollowUp::other_runs);
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& style);
+// The GPU a puzzle's kernels need, in words: "an Ampere GPU or newer (sm_80)".
+std::string gpu_requirement_words(const PuzzleSpec& spec);
 // `examples`: how many wrong elements to list with their values (fewer when a window of
 // values is printed too).
 std::string explain_wrong(const Comparison& c, const Reference& ref, const std::vector<float>& out,

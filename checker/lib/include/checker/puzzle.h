@@ -58,6 +58,15 @@ struct PuzzleSpec {
   // instantiation "matmul_warp_tiled<BM, BN, BK>" whose arguments the kernel file defines.
   std::vector<std::string> kernels;
 
+  // The oldest GPU its kernels build for, from "requires_gpu": "sm_80" -> 80, "sm_90a" -> 90
+  // with `architecture_specific` (only that architecture runs it); 0: any.
+  unsigned requires_gpu = 0;
+  bool requires_gpu_specific = false;
+  // True when a GPU of this compute capability (major * 10 + minor) runs its kernels.
+  bool runs_on_gpu(unsigned capability) const {
+    return requires_gpu == 0 || (requires_gpu_specific ? capability == requires_gpu : capability >= requires_gpu);
+  }
+
   bool square = true;       // one size parameter (m = n = k)
   std::string size_name;    // square: the size parameter's name ("n", "size")
   std::string output_name;  // the output's parameter name ("c", "out")

@@ -111,6 +111,7 @@ void refuse(const Lane& lane, const char* what) {
   f.thread = lane.thread->linear;
   f.line = lane.statement->line;
   f.file = lane.statement->file;
+  f.pc = lane.site;  // resolved with the kernel's line that called the wrapper, when it was one
   f.op = lane.instruction ? w.plan().report->intern(lane.instruction->text.c_str()) : "";
   std::snprintf(f.detail, sizeof f.detail, "%s", what);
   w.stop_grid_with(f);
@@ -133,7 +134,7 @@ std::uintptr_t shared_host_address(const Lane& lane, std::uint64_t window_addres
 
 void access(const Lane& lane, CudaThread& t, std::uintptr_t address, unsigned size, bool write) {
   Worker& w = *current_worker;
-  Site site = line_site(lane.statement->line, lane.statement->file);
+  Site site = lane.site;
   if (fast_path.profile) {
     bool shared = address - fast_path.shared_lo < fast_path.shared_span;
     if (shared || address - fast_path.arena_base < DeviceArena::span())
@@ -172,6 +173,7 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
   Lane lane;
   lane.statement = &statement;
   lane.thread = current_thread;
+  lane.site = reinterpret_cast<Site>(__builtin_return_address(0));
   if (!statement.program) refuse(lane, statement.error ? statement.error : "its template could not be read");
   const ::ptx::Program& program = *static_cast<const ::ptx::Program*>(statement.program);
   lane.program = &program;

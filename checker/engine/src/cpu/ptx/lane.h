@@ -19,6 +19,10 @@ struct Lane {
   std::uint64_t* registers = nullptr;
   CudaThread* thread = nullptr;
   const ptx::Instruction* instruction = nullptr;  // the one being executed
+  // Where the statement is in the kernel's code: the return address of execute(), so that
+  // findings name the asm line and, through the inlined frames, the kernel's line that
+  // called the wrapper holding it.
+  Site site = 0;
 };
 
 // An operand's value: a register (its low `bits` bits), an immediate, a special register.

@@ -184,6 +184,7 @@ void complete(void* const* lanes, unsigned mask, const void* context) {
 
 void run_matrix(Lane& lane, const ptx::Instruction& in) {
   Worker& w = *current_worker;
+  lane.thread->wait_site = lane.site;
   w.warp_collective(cuda_cpu::WarpOp::ptx, 0xFFFFFFFFu, &lane, &complete, &in, lane.statement->line,
                     lane.statement->file, in.text.c_str());
 }

@@ -64,7 +64,7 @@ void async_copy(Lane& lane, const ptx::Instruction& in) {
   auto src = static_cast<std::uintptr_t>(address(lane, o[1]));
   issue_async_copy(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), copy, copy - source,
                    lane.statement->line, lane.statement->file,
-                   current_worker->plan().report->intern(lane.instruction->text.c_str()));
+                   current_worker->plan().report->intern(lane.instruction->text.c_str()), lane.site);
 }
 
 }  // namespace
