@@ -247,6 +247,106 @@ std::string unwritten_shared(const Finding& f, const Style& st, bool first) {
          "that comes before the reads.";
 }
 
+// One group of a deadlock: who, and what they wait for, with the barrier's state.
+std::string deadlock_group(const engine::ThreadGroup& g) {
+  std::string who = plural(g.count, "thread", "threads") + " (" + thread_list(g.sample, g.count) + ")";
+  bool one = g.count == 1;
+  if (g.returned) return who + (one ? " has returned" : " have returned");
+  if (g.waits_for.empty()) return who + (one ? " was stopped" : " were stopped") + at_line(g.barrier);
+  std::string s = who + (one ? " waits at " : " wait at ") + g.waits_for + at_line(g.barrier);
+  const auto& w = g.wait;
+  using Kind = engine::ThreadGroup::BarrierWait::Kind;
+  if (w.kind == Kind::mbarrier) {
+    s += " for " + w.barrier + " to complete its phase of parity " + std::to_string(w.parity);
+    if (!w.initialized) return s + " (it was never initialized)";
+    std::vector<std::string> missing;
+    if (w.pending_arrivals > 0)
+      missing.push_back(std::to_string(w.pending_arrivals) + " more arrival" + (w.pending_arrivals == 1 ? "" : "s") +
+                        " (of " + std::to_string(w.expected_arrivals) + ")");
+    if (w.bytes_expected > w.bytes_delivered)
+      missing.push_back(std::to_string(w.bytes_expected - w.bytes_delivered) + " more bytes (the copies delivered " +
+                        std::to_string(w.bytes_delivered) + " of the " + std::to_string(w.bytes_expected) +
+                        " bytes announced with expect_tx)");
+    if (w.bytes_delivered > w.bytes_expected)
+      missing.push_back("a transaction count that balances: the copies delivered " +
+                        std::to_string(w.bytes_delivered) + " bytes, more than the " +
+                        std::to_string(w.bytes_expected) + " announced with expect_tx");
+    if (!missing.empty()) {
+      s += ", which still needs ";
+      for (std::size_t i = 0; i < missing.size(); ++i) s += (i ? " and " : "") + missing[i];
+    }
+  } else if (w.kind == Kind::named_barrier) {
+    s += " (barrier " + w.barrier + ": " + std::to_string(w.arrived) + " of " + std::to_string(w.count) +
+         " threads have arrived)";
+  }
+  return s;
+}
+
+std::string deadlock(const Finding& f, const Style& st) {
+  std::string s = st.bold("Deadlock") + " in block " + f.where.block.index_str() + ": ";
+  bool bytes = false, arrivals = false, warpgroup = false;
+  for (std::size_t g = 0; g < f.groups.size(); ++g) {
+    s += g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ");
+    s += deadlock_group(f.groups[g]);
+    const auto& w = f.groups[g].wait;
+    bytes |= w.bytes_expected != w.bytes_delivered;
+    arrivals |= w.pending_arrivals > 0;
+    warpgroup |= w.kind == engine::ThreadGroup::BarrierWait::Kind::none && !f.groups[g].returned &&
+                 f.groups[g].waits_for.rfind("wgmma", 0) == 0;
+  }
+  s += ". No thread can still arrive or deliver what they wait for: on a GPU the kernel would hang.";
+  if (bytes)
+    s += "\nFix: expect_tx must announce exactly the bytes the copies bring: every tensor copy delivers its whole box "
+         "(box sizes times the element size), also where the box leaves the tensor.";
+  else if (arrivals)
+    s += "\nFix: check who arrives on that mbarrier and the parity waited for. A barrier starts in phase 0: a wait for "
+         "parity 0 waits for its first completion, a wait for parity 1 returns at once (it means the phase before). "
+         "A producer waiting for a free stage starts at parity 1; its consumers, waiting for data, at 0.";
+  else if (warpgroup)
+    s += "\nFix: a wgmma (and its fence, commit and wait) is executed by all 128 threads of a warpgroup together.";
+  return s + "\nThe block was stopped.";
+}
+
+std::string async_proxy(const Finding& f, const Style& st, bool first) {
+  using Use = Finding::AsyncUse;
+  std::string elem = shared_element(f);
+  std::string other = "thread " + f.other.thread.index_str() + at_line(f.other_at);
+  std::string s;
+  switch (f.async_use) {
+    case Use::tma_write_pending:
+      s = f.where.str() + (f.is_write ? " wrote " : " read ") + elem + at_line(f.at) +
+          " before the mbarrier phase that brings the tensor copy into it (issued by " + other + ") had completed for it";
+      if (!first) return s;
+      return st.bold("Shared-memory race with a tensor copy") + ": " + s +
+             ".\nFix: wait on the copy's mbarrier (mbarrier.try_wait.parity with the stage's phase) before using the "
+             "stage, in every thread that uses it.";
+    case Use::wgmma_reading:
+      s = f.where.str() + at_line(f.at) + (f.is_write ? " overwrote " : " read ") + elem +
+          " while a wgmma of the warpgroup of " + other + " was still reading it";
+      if (!first) return s;
+      return st.bold("Shared memory overwritten under a wgmma") + ": " + s +
+             ".\nFix: a wgmma reads its operands until a wgmma.wait_group covers its group: wait (wait_group 0, or "
+             "the depth you keep in flight) before releasing the stage to be refilled.";
+    case Use::bulk_store_reading:
+      s = f.where.str() + " wrote " + elem + at_line(f.at) + " while the tensor store issued by " + other +
+          " was still reading it";
+      if (!first) return s;
+      return st.bold("Shared memory overwritten under a tensor store") + ": " + s +
+             ".\nFix: cp.async.bulk.wait_group.read before writing the buffer again.";
+    case Use::swizzle_mismatch: {
+      auto words = [](unsigned b) { return b ? std::to_string(b) + "-byte swizzle" : std::string("no swizzle"); };
+      s = "the wgmma of " + f.where.str() + at_line(f.at) + " reads " + elem + " with a descriptor of " +
+          words(f.swizzle_read) + ", but the tensor copy issued by " + other + " wrote it with " +
+          words(f.swizzle_written);
+      return st.bold("Descriptor and tensor map disagree") + ": " + s +
+             ".\nFix: the descriptor's layout (bits 62-63: 1 for 128-byte, 2 for 64-byte, 3 for 32-byte swizzles) must be "
+             "the swizzle of the tensor map that filled the tile.\nThe kernel was stopped.";
+    }
+    case Use::none: break;
+  }
+  return s;
+}
+
 std::string inline_ptx(const Finding& f, const Style& st) {
   return st.bold("Inline PTX the CPU backend cannot run") + ": " + f.where.str() + at_line(f.at) + ": " + f.detail +
          ".\nThe kernel was stopped.";
@@ -290,6 +390,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
                                FindingKind::shared_out_of_bounds, FindingKind::misaligned,
                                FindingKind::barrier_divergence,   FindingKind::warp_divergence,
                                FindingKind::warp_misuse,     FindingKind::inline_ptx,
+                               FindingKind::deadlock,        FindingKind::async_proxy,
                                FindingKind::shared_race,     FindingKind::async_copy,
                                FindingKind::uninitialized_shared};
   for (FindingKind kind : order) {
@@ -316,6 +417,8 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
         case FindingKind::assertion: piece = first ? assertion(f, st) : ""; break;
         case FindingKind::uninitialized_shared: piece = unwritten_shared(f, st, first); break;
         case FindingKind::inline_ptx: piece = first ? inline_ptx(f, st) : ""; break;
+        case FindingKind::deadlock: piece = first ? deadlock(f, st) : ""; break;
+        case FindingKind::async_proxy: piece = async_proxy(f, st, first); break;
       }
       if (piece.empty()) continue;
       text += first ? piece : "\nAlso: " + piece + ".";
@@ -323,7 +426,8 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
     std::uint64_t total = result.total(kind);
     bool one_stops_all = kind == FindingKind::fault || kind == FindingKind::barrier_divergence ||
                          kind == FindingKind::warp_divergence || kind == FindingKind::warp_misuse ||
-                         kind == FindingKind::assertion || kind == FindingKind::inline_ptx;
+                         kind == FindingKind::assertion || kind == FindingKind::inline_ptx ||
+                         kind == FindingKind::deadlock;
     if (total > of_kind.size() && !one_stops_all)
       text += "\n(" + std::to_string(total) + " such findings in all; the first " +
               std::to_string(of_kind.size()) + " are shown.)";

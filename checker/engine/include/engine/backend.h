@@ -61,6 +61,24 @@ struct DeviceLimits {
   unsigned compute_capability = 90;              // major * 10 + minor: 90 for Hopper (the CPU backend's)
 };
 
+// A TMA tensor map (CUtensorMap): 128 bytes, 64-byte aligned, passed to kernels by value as a
+// const __grid_constant__ CUtensorMap parameter.
+struct TensorMap {
+  alignas(64) unsigned char bytes[128] = {};
+};
+
+// What cuTensorMapEncodeTiled takes, with CUDA's enum values (cuda.h).
+struct TensorMapRequest {
+  unsigned data_type = 6;  // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  unsigned rank = 2;
+  const void* global_address = nullptr;  // a device buffer
+  std::uint64_t dims[5] = {};            // elements, dimension 0 contiguous
+  std::uint64_t strides[4] = {};         // bytes, of dimensions 1 .. rank - 1
+  std::uint32_t box[5] = {};
+  std::uint32_t element_strides[5] = {1, 1, 1, 1, 1};
+  unsigned interleave = 0, swizzle = 0, l2_promotion = 0, oob_fill = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -80,6 +98,10 @@ class Backend {
   // later launches of this kernel ask for more than 48 KiB of dynamic shared memory.
   // Throws Error, in CUDA's words, above the device's opt-in limit.
   virtual void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) = 0;
+
+  // cuTensorMapEncodeTiled for a buffer of this backend: the driver's map on the GPU, the
+  // engine's (cuda_cpu/tensor_map.h) on the CPU. Throws Error, with the rule broken.
+  virtual TensorMap encode_tensor_map(const TensorMapRequest& request) = 0;
 
   // Runs the kernel to completion (or to a fault, a finding that stops it, or the timeout).
   virtual LaunchResult launch(const KernelImage& kernel, const LaunchConfig& config,

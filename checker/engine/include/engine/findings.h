@@ -25,8 +25,10 @@ enum class FindingKind {
   assertion,             // assert() failed in the kernel
   uninitialized_shared,  // a read of shared memory that no thread of the block has written
   inline_ptx,            // inline PTX the CPU backend cannot run, or an operand PTX does not allow
+  deadlock,              // threads wait (mbarrier, named barrier) for what no thread can still give
+  async_proxy,           // shared memory used against the asynchronous units (TMA, wgmma)
 };
-inline constexpr std::size_t kFindingKinds = 13;
+inline constexpr std::size_t kFindingKinds = 15;
 
 struct SourceLocation {
   std::string file;
@@ -48,6 +50,19 @@ struct ThreadGroup {
   SourceLocation barrier;  // where they wait, when they have not returned
   std::uint64_t count = 0;
   std::vector<Dim3> sample;  // a few of them, in thread order
+
+  // deadlock: what a blocked group waits at, as it stood when the block was stopped.
+  struct BarrierWait {
+    enum class Kind { none, mbarrier, named_barrier } kind = Kind::none;
+    std::string barrier;            // mbarrier: its shared element ("full[2]"); named: its number
+    std::vector<long> dims;
+    unsigned parity = 0;            // mbarrier: the phase parity waited for
+    unsigned phase_parity = 0;      // mbarrier: the parity of its current, incomplete phase
+    long long pending_arrivals = 0, expected_arrivals = 0;
+    long long bytes_expected = 0, bytes_delivered = 0;  // the current phase's transaction bytes
+    bool initialized = true;
+    unsigned arrived = 0, count = 0;  // named barrier
+  } wait;
 };
 
 struct Finding {
@@ -78,6 +93,11 @@ struct Finding {
   unsigned warp = 0, mask = 0;  // warp findings
 
   std::string detail;  // fault, timeout, assertion, warp_misuse: what happened
+
+  // async_proxy: what the asynchronous unit was doing with the memory.
+  enum class AsyncUse { none, tma_write_pending, wgmma_reading, bulk_store_reading, swizzle_mismatch } async_use =
+      AsyncUse::none;
+  unsigned swizzle_written = 0, swizzle_read = 0;  // swizzle_mismatch: the TMA's and the descriptor's (bytes)
 };
 
 // How efficiently one source location uses memory, as the hardware would serve its warp

@@ -65,6 +65,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
 void AccessChecks::new_block() {
   for (const Region& r : regions_) std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
   std::fill(written_.begin(), written_.end(), 0);
+  async_.clear();
   fast_path.epoch = ++epoch_;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
@@ -110,6 +111,8 @@ void AccessChecks::shared_access(std::uintptr_t a, unsigned size, bool write, Si
 
 void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
   std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  if (!async_.empty())
+    for (std::size_t i = first; i <= last; ++i) async_access(i, a, size, write, site, t);
   for (std::size_t i = first; i <= last; ++i) {
     // The bytes of word i this access covers.
     std::uintptr_t word = shared_lo_ + 4 * i;
@@ -405,6 +408,151 @@ void AccessChecks::source_write(std::uintptr_t a, unsigned size, Site site, Cuda
     plan_->report->add(f);
     return;
   }
+}
+
+// --- The asynchronous units -----------------------------------------------------------------
+
+void AccessChecks::async_finding(Finding::AsyncUse use, std::uintptr_t a, unsigned size, bool write, Site site,
+                                 CudaThread& t, unsigned other_thread, Site other_site, unsigned swizzle_written,
+                                 unsigned swizzle_read, bool stop) {
+  RawFinding f{};
+  f.kind = FindingKind::async_proxy;
+  f.block = worker_->current_block();
+  f.thread = t.linear;
+  f.is_write = write;
+  f.async_use = static_cast<std::uint32_t>(use);
+  f.swizzle_written = swizzle_written;
+  f.swizzle_read = swizzle_read;
+  fill_shared_place(f, a, size < 4 ? size : 4);
+  fill_site(f, site, false);
+  f.other_thread = other_thread;
+  if (other_site) fill_site(f, other_site, true);
+  if (stop) {
+    worker_->stop_grid_with(f);  // the data would be garbage from here on
+  }
+  plan_->report->add(f);  // a race: reported, and the thread goes on
+}
+
+// A thread's own load or store of a word an asynchronous unit touches.
+void AccessChecks::async_access(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
+  if (i >= async_.size()) return;
+  AsyncTag& tag = async_[i];
+  std::uintptr_t word = shared_lo_ + 4 * i;
+  std::uintptr_t at = word > a ? word : a;
+  // Each finding once per word: the tag that made it is dropped.
+  bool unseen_phase = false;
+  if (tag.tma_barrier && !tag.tma_pending && !write) {
+    const auto& seen = worker_->sync().observed[t.linear];
+    unsigned b = tag.tma_barrier - 1u;
+    unseen_phase = b >= seen.size() || seen[b] < tag.tma_phase;
+  }
+  if (tag.tma_pending || unseen_phase) {
+    async_finding(Finding::AsyncUse::tma_write_pending, at, size, write, site, t, tag.tma_issuer - 1u, tag.site);
+    tag.tma_barrier = 0;
+    tag.tma_pending = 0;
+  }
+  if (write && tag.wgmma_warpgroup &&
+      tag.wgmma_group >= worker_->sync().warpgroup_async[tag.wgmma_warpgroup - 1u].retired) {
+    async_finding(Finding::AsyncUse::wgmma_reading, at, size, write, site, t, (tag.wgmma_warpgroup - 1u) * 128,
+                  tag.site);
+    tag.wgmma_warpgroup = 0;
+  }
+  if (write && tag.bulk_thread && tag.bulk_group >= worker_->sync().bulk_retired[tag.bulk_thread - 1u]) {
+    async_finding(Finding::AsyncUse::bulk_store_reading, at, size, write, site, t, tag.bulk_thread - 1u, tag.site);
+    tag.bulk_thread = 0;
+  }
+  if (write) tag = AsyncTag{};  // a thread's own data from now on
+}
+
+void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_number, std::uint32_t phase,
+                              unsigned swizzle_bytes, Site site, CudaThread& issuer) {
+  if (shadow_.empty()) return;
+  if (async_.empty()) async_.resize(shadow_.size());
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
+    AsyncTag& tag = async_[i];
+    std::uintptr_t word = shared_lo_ + 4 * i;
+    // The copy may land from now on: an earlier read by a wgmma still in flight, or by a
+    // bulk store not waited for, loses its data.
+    if (tag.wgmma_warpgroup && tag.wgmma_group >= worker_->sync().warpgroup_async[tag.wgmma_warpgroup - 1u].retired)
+      async_finding(Finding::AsyncUse::wgmma_reading, word, 4, true, site, issuer, (tag.wgmma_warpgroup - 1u) * 128,
+                    tag.site);
+    tag = AsyncTag{};
+    tag.tma_barrier = static_cast<std::uint16_t>(barrier_number + 1);
+    tag.tma_pending = 1;
+    tag.swizzle = static_cast<std::uint8_t>(swizzle_bytes / 16);
+    tag.tma_phase = phase;
+    tag.tma_issuer = static_cast<std::uint16_t>(issuer.linear + 1);
+    tag.site = site;
+  }
+  refresh_fast_path();
+  fast_path.full_checks_only = true;
+}
+
+void AccessChecks::tma_landed(std::uintptr_t a, unsigned size) {
+  if (async_.empty()) return;
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
+    async_[i].tma_pending = 0;
+    written_[i] |= kAllBytesWritten;
+    shadow_[i] = Word{};  // no thread wrote it: the mbarrier orders it for those who wait
+  }
+}
+
+void AccessChecks::wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgroup, std::uint32_t group, Site site) {
+  if (shadow_.empty()) return;
+  if (async_.empty()) async_.resize(shadow_.size());
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
+    async_[i].wgmma_warpgroup = static_cast<std::uint16_t>(warpgroup + 1);
+    async_[i].wgmma_group = group;
+    if (!async_[i].tma_barrier) async_[i].site = site;
+  }
+  fast_path.full_checks_only = true;
+}
+
+void AccessChecks::bulk_reads(std::uintptr_t a, unsigned size, unsigned thread, std::uint32_t group, Site site) {
+  if (shadow_.empty()) return;
+  if (async_.empty()) async_.resize(shadow_.size());
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
+    async_[i].bulk_thread = static_cast<std::uint16_t>(thread + 1);
+    async_[i].bulk_group = group;
+    if (!async_[i].tma_barrier) async_[i].site = site;
+  }
+  fast_path.full_checks_only = true;
+}
+
+bool AccessChecks::async_read(std::uintptr_t a, unsigned size, unsigned swizzle_bytes, Site site, CudaThread& t) {
+  if (shadow_.empty()) return true;
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last; ++i) {
+    std::uintptr_t word = shared_lo_ + 4 * i;
+    std::uintptr_t at = word > a ? word : a;
+    if (!async_.empty() && i < async_.size()) {
+      AsyncTag& tag = async_[i];
+      bool unseen_phase = false;
+      if (tag.tma_barrier && !tag.tma_pending) {
+        const auto& seen = worker_->sync().observed[t.linear];
+        unsigned b = tag.tma_barrier - 1u;
+        unseen_phase = b >= seen.size() || seen[b] < tag.tma_phase;
+      }
+      if (tag.tma_pending || unseen_phase) {
+        async_finding(Finding::AsyncUse::tma_write_pending, at, size, false, site, t, tag.tma_issuer - 1u, tag.site);
+        tag.tma_barrier = 0;
+        tag.tma_pending = 0;
+      }
+      if (tag.tma_barrier && tag.swizzle * 16u != swizzle_bytes)
+        async_finding(Finding::AsyncUse::swizzle_mismatch, at, size, false, site, t, tag.tma_issuer - 1u, tag.site,
+                      tag.swizzle * 16u, swizzle_bytes, true);
+    }
+    // Bytes no thread (and no copy) wrote since the block started.
+    if ((written_[i] & kAllBytesWritten) != kAllBytesWritten) {
+      report_unwritten(i, at, size, site, t);
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace engine::cpu

@@ -88,11 +88,42 @@ class AccessChecks {
   void copy_landed(const PendingCopy& c, CudaThread& t);
   void copy_waited(const PendingCopy& c, CudaThread& t);
 
+  // --- The asynchronous units (Hopper): tensor copies, warpgroup MMAs, bulk stores ---------
+  // A tensor copy's destination: in flight until it lands; then, until a thread has seen the
+  // mbarrier phase that brings it, a read of it is a race.
+  void tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_number, std::uint32_t phase, unsigned swizzle_bytes,
+                  Site site, CudaThread& issuer);
+  void tma_landed(std::uintptr_t a, unsigned size);
+  // wgmma reads shared memory until its group is waited for; writes before that are races.
+  void wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgroup, std::uint32_t group, Site site);
+  // A bulk (TMA) store reads its source until its bulk group is waited for.
+  void bulk_reads(std::uintptr_t a, unsigned size, unsigned thread, std::uint32_t group, Site site);
+  // What an asynchronous unit finds when it reads shared memory for a thread's instruction:
+  // unwritten bytes, a copy still in flight, a swizzle other than the one it was written with.
+  // Returns false after a finding.
+  bool async_read(std::uintptr_t a, unsigned size, unsigned swizzle_bytes, Site site, CudaThread& t);
+  bool async_active() const { return !async_.empty(); }
+  // Global memory a tensor copy reads or writes for a thread: inside a buffer, or an
+  // out-of-bounds finding (not counted in the thread's loads: the copy engine made them).
+  void async_global_read(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
+    if (a - arena_->base() < arena_->span() && !arena_->inside_buffer(a, size)) out_of_bounds(a, size, false, site, t);
+  }
+  void async_global_write(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
+    if (a - arena_->base() < arena_->span() && !arena_->inside_buffer(a, size)) out_of_bounds(a, size, true, site, t);
+  }
+
   // True when [a, a + size) lies in one of the kernel's shared variables or its dynamic
   // shared memory (of any size the launch may ask for).
   bool in_shared_memory(std::uintptr_t a, unsigned size) const {
     const Region* r = region_of(a);
     return r && a + size <= r->end;
+  }
+  // The shared variable (index into GridPlan::shared, or -1: dynamic) and byte offset of a
+  // shared host address, for findings about it.
+  void place_of(std::uintptr_t a, std::int32_t& slot, std::int64_t& byte_offset) const {
+    const Region* r = region_of(a);
+    slot = r ? r->variable : -1;
+    byte_offset = r ? static_cast<std::int64_t>(a - r->begin) : 0;
   }
   static Site site_of(unsigned line, const char* file) { return line_site(line, file); }
   // The slow path of the callbacks: everything, for any access.
@@ -166,13 +197,31 @@ class AccessChecks {
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
   std::vector<std::uint8_t> written_;
+  // Per shared word, once an asynchronous unit has touched shared memory in this block.
+  struct AsyncTag {
+    std::uint16_t tma_barrier = 0;   // the writing tensor copy's mbarrier number + 1; 0: none
+    std::uint8_t tma_pending = 0;    // 1 until the copy lands
+    std::uint8_t swizzle = 0;        // the copy's swizzle span / 16 (0: none)
+    std::uint32_t tma_phase = 0;     // the mbarrier completion that brings it (1 = the first)
+    std::uint16_t tma_issuer = 0;    // thread + 1
+    std::uint16_t wgmma_warpgroup = 0;  // + 1; 0: no wgmma reads it
+    std::uint32_t wgmma_group = 0;
+    std::uint16_t bulk_thread = 0;      // + 1; 0: no bulk store reads it
+    std::uint32_t bulk_group = 0;
+    Site site = 0;                   // where the copy, the wgmma or the store was issued
+  };
+  std::vector<AsyncTag> async_;
+  void async_access(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
+  void async_finding(Finding::AsyncUse use, std::uintptr_t a, unsigned size, bool write, Site site,
+                                  CudaThread& t, unsigned other_thread, Site other_site, unsigned swizzle_written = 0,
+                                  unsigned swizzle_read = 0, bool stop = false);
   std::vector<ByteWord> bytes_;  // made when the first narrow access comes
   std::vector<InFlight> in_flight_;
   std::size_t in_flight_words_ = 0;
   std::vector<SourceRange> sources_;
   std::size_t async_sources_ = 0;
   std::uint32_t epoch_ = 1;
-  void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0; }
+  void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty(); }
 };
 
 }  // namespace engine::cpu

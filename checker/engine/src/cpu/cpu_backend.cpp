@@ -2,6 +2,8 @@
 // block, thread, shared-memory and barrier semantics.
 #include "cpu_backend.h"
 
+#include "cuda_cpu/tensor_map.h"
+
 #include <cstring>
 #include <thread>
 
@@ -39,6 +41,15 @@ class CpuBackend final : public Backend {
     std::memcpy(dst, src, bytes);
   }
   void synchronize() override {}  // launches are synchronous here
+
+  TensorMap encode_tensor_map(const TensorMapRequest& r) override {
+    TensorMap map;
+    const char* why = nullptr;
+    if (cuda_cpu::encode_tensor_map(map.bytes, r.data_type, r.rank, r.global_address, r.dims, r.strides, r.box,
+                                    r.element_strides, r.interleave, r.swizzle, r.l2_promotion, r.oob_fill, &why) != 0)
+      throw Error(std::string("cuTensorMapEncodeTiled refused the tensor map: ") + (why ? why : "invalid argument"));
+    return map;
+  }
 
   void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {
     std::string refused = check_max_dynamic_shared(bytes, limits(), kernel.name);

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "async_copies.h"
+#include "block_sync.h"
 #include "cuda_cpu/vector_types.h"
 
 namespace engine::cpu {
@@ -16,7 +17,9 @@ struct CudaThread {
   unsigned linear = 0;
   // Warps are 32 consecutive linear threads, as on a GPU.
   unsigned warp = 0, lane = 0;
-  enum class State : std::uint8_t { ready, at_barrier, at_warp_collective, exited, aborted } state = State::ready;
+  // blocked: at a named barrier, an mbarrier or a warpgroup collective (`wait` says which).
+  enum class State : std::uint8_t { ready, at_barrier, at_warp_collective, blocked, exited, aborted } state = State::ready;
+  WaitReason wait;
   unsigned wait_line = 0;  // where it waits
   const char* wait_file = "";
   std::uintptr_t wait_site = 0;  // inline PTX: the code address of the collective, for its call chain

@@ -58,6 +58,33 @@ class Translator {
     return ThreadCoord{plan_.config.grid.unlinear(block), plan_.config.block.unlinear(thread)};
   }
 
+  // "full[2]": the shared element at a byte offset of a variable (or of dynamic shared memory).
+  void shared_name(std::int32_t slot, std::int64_t byte_offset, unsigned element, std::string& name,
+                   std::vector<long>& dims) const {
+    if (slot >= 0 && slot < static_cast<int>(plan_.shared.size())) {
+      const SharedVariable& v = plan_.shared[slot];
+      unsigned size = v.element_size ? static_cast<unsigned>(v.element_size) : element;
+      name = v.name;
+      dims = v.dims;
+      long index = static_cast<long>(byte_offset / size);
+      long total = 1;
+      for (long d : dims) total *= d > 0 ? d : 1;
+      if (!dims.empty() && index < total) {
+        std::string s;
+        for (std::size_t i = dims.size(); i-- > 0;) {
+          s = "[" + std::to_string(index % dims[i]) + "]" + s;
+          index /= dims[i];
+        }
+        name += s;
+      } else if (v.size > size) {
+        name += " (element " + std::to_string(index) + ")";
+      }
+      return;
+    }
+    const char* dynamic = plan_.kernel->dynamic_shared_name;
+    name = std::string(dynamic ? dynamic : "extern __shared__ memory") + " (byte " + std::to_string(byte_offset) + ")";
+  }
+
   Finding from_raw(const RawFinding& r) const {
     Finding f;
     f.kind = r.kind;
@@ -104,7 +131,8 @@ class Translator {
       f.other_is_write = r.other_is_write;
       if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
     }
-    if (r.kind == FindingKind::barrier_divergence || r.kind == FindingKind::warp_divergence) {
+    if (r.kind == FindingKind::barrier_divergence || r.kind == FindingKind::warp_divergence ||
+        r.kind == FindingKind::deadlock) {
       for (std::uint32_t g = 0; g < r.group_count; ++g) {
         const RawGroup& raw = r.groups[g];
         ThreadGroup group;
@@ -112,6 +140,22 @@ class Translator {
         if (!raw.exited && raw.waits_at) group.waits_for = raw.waits_at;
         if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
         group.count = raw.count;
+        if (raw.wait_kind == 1) {
+          group.wait.kind = ThreadGroup::BarrierWait::Kind::mbarrier;
+          shared_name(raw.wait_slot, raw.wait_byte_offset, 8, group.wait.barrier, group.wait.dims);
+          group.wait.parity = raw.wait_parity;
+          group.wait.phase_parity = raw.wait_phase_parity;
+          group.wait.initialized = raw.wait_initialized != 0;
+          group.wait.pending_arrivals = raw.wait_pending;
+          group.wait.expected_arrivals = raw.wait_expected;
+          group.wait.bytes_expected = raw.wait_bytes_expected;
+          group.wait.bytes_delivered = raw.wait_bytes_delivered;
+        } else if (raw.wait_kind == 2) {
+          group.wait.kind = ThreadGroup::BarrierWait::Kind::named_barrier;
+          group.wait.barrier = std::to_string(raw.wait_number);
+          group.wait.arrived = raw.wait_arrived;
+          group.wait.count = raw.wait_count;
+        }
         for (std::uint32_t s = 0; s < raw.count && s < kGroupSample; ++s)
           group.sample.push_back(plan_.config.block.unlinear(raw.sample[s]));
         f.groups.push_back(group);
@@ -119,6 +163,9 @@ class Translator {
     }
     if (r.line) f.at = SourceLocation{r.file ? r.file : "", static_cast<int>(r.line)};
     f.detail = r.detail;
+    f.async_use = static_cast<Finding::AsyncUse>(r.async_use);
+    f.swizzle_written = r.swizzle_written;
+    f.swizzle_read = r.swizzle_read;
     return f;
   }
 

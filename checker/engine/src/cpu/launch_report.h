@@ -23,6 +23,13 @@ struct RawGroup {
   const char* waits_at;  // "__syncthreads()", "__shfl_sync", ...: a string literal too
   std::uint32_t count;
   std::uint32_t sample[kGroupSample];  // linear thread indices
+  // deadlock: the barrier they wait at (ThreadGroup::BarrierWait), raw.
+  std::uint32_t wait_kind;             // 0 none, 1 mbarrier, 2 named barrier
+  std::int32_t wait_slot;              // mbarrier: shared variable index (-1: dynamic)
+  std::int64_t wait_byte_offset;
+  std::uint32_t wait_parity, wait_phase_parity, wait_initialized;
+  std::int64_t wait_pending, wait_expected, wait_bytes_expected, wait_bytes_delivered;
+  std::uint32_t wait_arrived, wait_count, wait_number;
 };
 
 struct RawFinding {
@@ -44,6 +51,7 @@ struct RawFinding {
   std::uint32_t group_count;
   RawGroup groups[kMaxGroups];
   char detail[160];
+  std::uint32_t async_use, swizzle_written, swizzle_read;  // async_proxy findings
 
   // Findings are kept lowest (block, thread) first, so the sample does not depend on
   // which worker got there first.

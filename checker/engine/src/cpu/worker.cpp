@@ -279,6 +279,7 @@ void Worker::run_block(std::uint64_t block) {
   }
   std::fill(meetings_.begin(), meetings_.end(), WarpMeeting{});
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
+  sync_.reset(n_);
   checks_.new_block();
   queue_.resize(n_);
   for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
@@ -301,7 +302,7 @@ void Worker::run_block(std::uint64_t block) {
 // aborted. Decides whether the barrier opens (true) or the block is over.
 bool Worker::end_of_phase() {
   std::vector<unsigned> at_barrier;
-  bool exited = false, aborted = false, several_barriers = false, at_collective = false;
+  bool exited = false, aborted = false, several_barriers = false, at_collective = false, blocked = false;
   for (const CudaThread& t : threads_) {
     if (t.state == CudaThread::State::at_barrier) {
       if (!at_barrier.empty() && (threads_[at_barrier[0]].wait_line != t.wait_line ||
@@ -310,17 +311,25 @@ bool Worker::end_of_phase() {
       at_barrier.push_back(t.linear);
     }
     at_collective |= t.state == CudaThread::State::at_warp_collective;
+    blocked |= t.state == CudaThread::State::blocked;
     exited |= t.state == CudaThread::State::exited;
     aborted |= t.state == CudaThread::State::aborted;
   }
-  if (at_barrier.empty() && !at_collective) return false;
+  if (at_barrier.empty() && !at_collective && !blocked) return false;
   if (aborted) {
     // After a thread was stopped for another mistake, the others are not blamed for it:
-    // a barrier opens without it; a warp collective that waits for it ends quietly.
-    if (at_collective || plan_.report->stop.load()) {
+    // a barrier opens without it; a warp collective or a wait that needs it ends quietly.
+    if (at_collective || blocked || plan_.report->stop.load()) {
       stop_waiting_threads();
       return false;
     }
+  } else if (blocked) {
+    // Nothing can run, and these threads wait for an arrival, a transaction or a warpgroup
+    // partner that no thread can still give: the block would hang on a GPU.
+    record_deadlock();
+    plan_.report->stop.store(1);
+    stop_waiting_threads();
+    return false;
   } else if (at_collective) {
     for (unsigned w = 0; w < warps_; ++w)
       if (meetings_[w].arrived) {
@@ -349,7 +358,8 @@ bool Worker::end_of_phase() {
 void Worker::stop_waiting_threads() {
   std::vector<unsigned> waiting;
   for (const CudaThread& t : threads_)
-    if (t.state == CudaThread::State::at_barrier || t.state == CudaThread::State::at_warp_collective)
+    if (t.state == CudaThread::State::at_barrier || t.state == CudaThread::State::at_warp_collective ||
+        t.state == CudaThread::State::blocked)
       waiting.push_back(t.linear);
   if (waiting.empty()) return;
   stopping_ = true;
@@ -404,6 +414,191 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     if (!counts) continue;
     if (first) f.thread = t.linear, first = false;
     add_to_group(t);
+  }
+  plan_.report->add(f);
+}
+
+void Worker::block_current(const WaitReason& why) {
+  CudaThread& t = current();
+  t.state = CudaThread::State::blocked;
+  t.wait = why;
+  t.wait_line = why.line;
+  t.wait_file = why.file;
+  wait_here(t.linear);
+  t.state = CudaThread::State::ready;
+}
+
+void Worker::release(unsigned thread) {
+  CudaThread& t = threads_[thread];
+  if (t.state != CudaThread::State::blocked) return;
+  t.state = CudaThread::State::ready;
+  queue_.push_back(thread);
+}
+
+void Worker::yield_current() {
+  CudaThread& t = current();
+  // A polling loop that sees nothing change for this long waits for what will never come:
+  // it is blocked (and, if nothing releases it, a deadlock), not running.
+  if (progress_ != spin_progress_) {
+    spin_progress_ = progress_;
+    spins_ = 0;
+  }
+  if (++spins_ > 64ull * n_ + 1024) {
+    spins_ = 0;
+    block_current(t.wait.kind == WaitReason::Kind::none ? WaitReason{} : t.wait);
+    return;
+  }
+  queue_.push_back(t.linear);
+  wait_here(t.linear);
+}
+
+void Worker::named_barrier(unsigned id, unsigned count, bool wait, const WaitReason& where) {
+  CudaThread& t = current();
+  NamedBarrier& b = sync_.named[id];
+  if (b.arrived == 0) {
+    b.expected = count;
+  } else if (b.expected != count) {
+    RawFinding f{};
+    f.kind = FindingKind::inline_ptx;
+    f.block = block_;
+    f.thread = t.linear;
+    f.line = where.line;
+    f.file = where.file;
+    f.pc = where.site;
+    f.op = plan_.report->intern(where.name);
+    std::snprintf(f.detail, sizeof f.detail,
+                  "barrier %u is used with %u threads here and with %u threads by another thread: every bar.sync "
+                  "and bar.arrive of one barrier must give the same thread count",
+                  id, count, b.expected);
+    stop_grid_with(f);
+  }
+  ++b.arrived;
+  progress();
+  if (b.arrived >= b.expected) {
+    std::vector<unsigned> waiting = std::move(b.waiting);
+    b = NamedBarrier{};
+    // The barrier orders its threads' shared accesses: the race checks start a new epoch
+    // (for every thread, so a race between threads it did not order can go unseen).
+    checks_.next_epoch();
+    for (unsigned w : waiting) release(w);
+    return;
+  }
+  if (!wait) return;
+  b.waiting.push_back(t.linear);
+  WaitReason why = where;
+  why.kind = WaitReason::Kind::named_barrier;
+  why.object = id;
+  block_current(why);
+}
+
+void Worker::warpgroup_collective(void* data, cuda_cpu::WarpComplete complete, const void* context,
+                                  const WaitReason& where) {
+  CudaThread& t = current();
+  unsigned group = t.linear / 128, index = t.linear % 128;
+  if (n_ % 128 != 0 && group == n_ / 128) {
+    t.wait_line = where.line;
+    t.wait_file = where.file;
+    t.wait_site = where.site;
+    completing_name_ = where.name;
+    warp_misuse(cuda_cpu::WarpOp::ptx, t.lane,
+                "it is executed by a whole warpgroup (128 threads, 4 warps), and this block's last warpgroup has "
+                "fewer: make the block's thread count a multiple of 128");
+  }
+  WarpgroupMeeting& m = sync_.warpgroups[group];
+  if (m.arrived == 0) {
+    m.name = where.name;
+    m.complete = complete;
+    m.context = context;
+  } else if (std::strcmp(m.name, where.name) != 0) {
+    // Threads of one warpgroup at different warpgroup instructions: they can never meet.
+    t.state = CudaThread::State::blocked;
+    t.wait = where;
+    t.wait.kind = WaitReason::Kind::warpgroup;
+    t.wait_line = where.line;
+    t.wait_file = where.file;
+    record_deadlock();
+    plan_.report->stop.store(1);
+    throw ThreadAborted{};
+  }
+  m.lane_data[index] = data;
+  m.arrived_mask[index / 64] |= 1ull << (index % 64);
+  if (++m.arrived < 128) {
+    WaitReason why = where;
+    why.kind = WaitReason::Kind::warpgroup;
+    why.object = group;
+    block_current(why);
+    return;
+  }
+  WarpgroupMeeting done = m;
+  m = WarpgroupMeeting{};
+  t.wait_line = where.line;
+  t.wait_file = where.file;
+  t.wait_site = where.site;
+  completing_name_ = done.name;
+  done.complete(done.lane_data, 128, done.context);
+  completing_name_ = nullptr;
+  progress();
+  for (unsigned i = 0; i < 128; ++i)
+    if (group * 128 + i != t.linear) release(group * 128 + i);
+}
+
+// The block cannot go on: every thread that has not returned waits, and some wait at an
+// mbarrier, a named barrier or a warpgroup instruction that no thread can still complete.
+// The finding groups the threads by what they wait at, with each barrier's state.
+void Worker::record_deadlock() {
+  RawFinding f{};
+  f.kind = FindingKind::deadlock;
+  f.block = block_;
+  bool first = true;
+  auto same_wait = [](const CudaThread& a, const RawGroup& g) {
+    return g.wait_number == (a.wait.kind == WaitReason::Kind::named_barrier ? a.wait.object : 0) &&
+           g.line == a.wait_line && g.file == a.wait_file;
+  };
+  for (const CudaThread& t : threads_) {
+    bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
+    bool running = t.state == CudaThread::State::ready;
+    if (running) continue;
+    if (first) f.thread = t.linear, first = false;
+    const char* at = exited ? "" : waits_at(t, meetings_);
+    if (t.state == CudaThread::State::blocked) at = t.wait.name && *t.wait.name ? t.wait.name : "a barrier";
+    RawGroup* group = nullptr;
+    for (unsigned g = 0; g < f.group_count && !group; ++g) {
+      RawGroup& c = f.groups[g];
+      if (c.exited != (exited ? 1u : 0u)) continue;
+      if (exited || (std::strcmp(c.waits_at, at) == 0 && same_wait(t, c))) group = &c;
+    }
+    if (!group) {
+      if (f.group_count == kMaxGroups) continue;
+      group = &f.groups[f.group_count++];
+      group->exited = exited ? 1 : 0;
+      group->line = exited ? 0 : t.wait_line;
+      group->file = exited ? "" : t.wait_file;
+      group->waits_at = *at ? plan_.report->intern(at) : "";
+      group->wait_slot = -1;
+      if (t.state == CudaThread::State::blocked && t.wait.kind == WaitReason::Kind::mbarrier) {
+        group->wait_kind = 1;
+        group->wait_parity = t.wait.parity;
+        auto it = sync_.mbarriers.find(t.wait.object);
+        const MBarrier* b = it == sync_.mbarriers.end() ? nullptr : &it->second;
+        group->wait_initialized = b && b->initialized;
+        if (b) {
+          group->wait_phase_parity = b->completed & 1u;
+          group->wait_pending = b->pending;
+          group->wait_expected = b->expected;
+          group->wait_bytes_expected = static_cast<std::int64_t>(b->expected_tx);
+          group->wait_bytes_delivered = static_cast<std::int64_t>(b->delivered);
+        }
+        checks_.place_of(t.wait.object, group->wait_slot, group->wait_byte_offset);
+      } else if (t.state == CudaThread::State::blocked && t.wait.kind == WaitReason::Kind::named_barrier) {
+        group->wait_kind = 2;
+        group->wait_number = static_cast<std::uint32_t>(t.wait.object);
+        const NamedBarrier& b = sync_.named[t.wait.object];
+        group->wait_arrived = b.arrived;
+        group->wait_count = b.expected;
+      }
+    }
+    if (group->count < kGroupSample) group->sample[group->count] = t.linear;
+    ++group->count;
   }
   plan_.report->add(f);
 }

@@ -49,6 +49,23 @@ class Worker {
   [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const char* what);
   // The name of what lanes of warp `warp` wait in ("__shfl_sync", or a PTX instruction).
   const char* meeting_name(unsigned warp) const;
+
+  // Waits other than __syncthreads() and warp collectives (block_sync.h). The running thread
+  // stops until release() puts it back in the queue; if nothing can release it, the phase ends
+  // with it blocked and the block stops with a deadlock finding.
+  void block_current(const WaitReason& why);
+  void release(unsigned thread);
+  // Lets the other threads run before the current one goes on (a polling wait).
+  void yield_current();
+  BlockSync& sync() { return sync_; }
+  // bar.sync id, count (bar.arrive: `wait` false). Returns when the barrier completes.
+  void named_barrier(unsigned id, unsigned count, bool wait, const WaitReason& where);
+  // The 128 threads of a warpgroup (warps 4g .. 4g + 3) meet, as the lanes of a warp do at a
+  // warp collective; the last to arrive calls `complete` with every thread's data.
+  void warpgroup_collective(void* data, cuda_cpu::WarpComplete complete, const void* context, const WaitReason& where);
+  // Counts a sign of progress (an mbarrier phase, a landed copy): polling threads spin
+  // only while something happens.
+  void progress() { ++progress_; }
   unsigned active_mask() const;
   CudaThread& current() { return threads_[running_]; }
   CudaThread& thread(unsigned linear) { return threads_[linear]; }
@@ -73,6 +90,7 @@ class Worker {
   void order_queue(std::vector<unsigned>& queue, std::uint64_t phase);
   void record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask,
                          const CudaThread* arriving = nullptr);
+  void record_deadlock();
   void fold_statistics();
 
   const GridPlan& plan_;
@@ -97,6 +115,8 @@ class Worker {
   std::size_t stack_stride_ = 0;
   std::size_t stacks_bytes_ = 0;
 
+  BlockSync sync_;
+  std::uint64_t progress_ = 0, spin_progress_ = 0, spins_ = 0;
   AccessChecks checks_;
   MemoryProfile profile_;
   std::uint64_t barrier_waits_ = 0;

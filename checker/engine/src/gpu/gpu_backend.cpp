@@ -1,5 +1,7 @@
 #include "gpu_backend.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,6 +54,29 @@ class GpuBackend final : public Backend {
     l.max_shared_optin = props_.sharedMemPerBlockOptin;
     l.compute_capability = static_cast<unsigned>(props_.major * 10 + props_.minor);
     return l;
+  }
+
+  TensorMap encode_tensor_map(const TensorMapRequest& r) override {
+    ensure_usable();
+    // The driver API, loaded when first needed: the rest of the backend needs only the runtime.
+    using Encode = int (*)(void*, unsigned, unsigned, void*, const std::uint64_t*, const std::uint64_t*,
+                           const std::uint32_t*, const std::uint32_t*, unsigned, unsigned, unsigned, unsigned);
+    using ErrorString = int (*)(int, const char**);
+    static void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!driver) throw Error("cannot load the CUDA driver library (libcuda.so.1) for cuTensorMapEncodeTiled");
+    static auto encode = reinterpret_cast<Encode>(dlsym(driver, "cuTensorMapEncodeTiled"));
+    static auto error_string = reinterpret_cast<ErrorString>(dlsym(driver, "cuGetErrorString"));
+    if (!encode) throw Error("this CUDA driver has no cuTensorMapEncodeTiled (it needs CUDA 12 or newer)");
+    TensorMap map;
+    int status = encode(map.bytes, r.data_type, r.rank, const_cast<void*>(r.global_address), r.dims, r.strides, r.box,
+                        r.element_strides, r.interleave, r.swizzle, r.l2_promotion, r.oob_fill);
+    if (status != 0) {
+      const char* text = nullptr;
+      if (error_string) error_string(status, &text);
+      throw Error(std::string("cuTensorMapEncodeTiled refused the tensor map: ") + (text ? text : "error") +
+                  " (CUresult " + std::to_string(status) + ")");
+    }
+    return map;
   }
 
   void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {

@@ -211,7 +211,8 @@ bool decode_instruction(Instruction& in, std::string& why) {
     }
     if (in.type == Type::none || in.type == Type::pred) { why = unknown(in) + " (no type suffix)"; return false; }
     if (in.space == Space::none) in.space = Space::generic;
-    if (in.space != Space::generic && in.space != Space::shared && in.space != Space::global) {
+    if (in.space != Space::generic && in.space != Space::shared && in.space != Space::global &&
+        in.space != Space::shared_cluster) {
       why = unknown(in) + " (the CPU backend loads and stores .shared, .global and generic addresses)";
       return false;
     }
@@ -292,11 +293,154 @@ bool decode_instruction(Instruction& in, std::string& why) {
     in.space = Space::shared;
     return true;
   }
+  if ((head == "bar" || head == "barrier") && p.size() >= 2 && p[1] == "cluster") {
+    // barrier.cluster.arrive{.release|.relaxed}{.aligned}, barrier.cluster.wait{.acquire}{.aligned}
+    bool arrive = false, wait = false;
+    for (std::size_t i = 2; i < p.size(); ++i) {
+      if (p[i] == "arrive") arrive = true;
+      else if (p[i] == "wait") wait = true;
+      else if (!is_one_of(p[i], {"release", "relaxed", "acquire", "aligned"})) { why = unknown(in); return false; }
+    }
+    if (arrive == wait) { why = unknown(in); return false; }
+    in.op = arrive ? Op::cluster_arrive : Op::cluster_wait;
+    return true;
+  }
   if (head == "bar" || head == "barrier") {
-    // bar.sync 0 / barrier.sync.aligned 0: the block's barrier 0, as __syncthreads().
+    // bar.sync id{, count} / barrier.sync{.aligned}: a (named) block barrier; bar.arrive: arrive
+    // without waiting.
     in.op = Op::bar_sync;
-    for (std::size_t i = 1; i < p.size(); ++i)
-      if (!is_one_of(p[i], {"sync", "aligned", "cta"})) { why = unknown(in); return false; }
+    for (std::size_t i = 1; i < p.size(); ++i) {
+      if (p[i] == "arrive") in.op = Op::bar_arrive;
+      else if (!is_one_of(p[i], {"sync", "aligned", "cta", "red"})) { why = unknown(in); return false; }
+    }
+    return true;
+  }
+  if (head == "mbarrier") {
+    std::string verb = p.size() > 1 ? p[1] : "";
+    for (std::size_t i = 2; i < p.size(); ++i) {
+      if (p[i] == "parity") in.parity = true;
+      else if (p[i] == "expect_tx") in.expect_tx = true;
+      else if (decode_space(p[i]) == Space::shared) in.space = Space::shared;
+      else if (decode_space(p[i]) == Space::shared_cluster) in.space = Space::shared_cluster;
+      else if (p[i] == "b64") in.type = Type::b64;
+      else if (!is_one_of(p[i], {"release", "acquire", "relaxed", "cta", "cluster", "noComplete"})) {
+        why = unknown(in);
+        return false;
+      }
+    }
+    if (in.space == Space::none) in.space = Space::generic;
+    if (in.type != Type::b64) { why = unknown(in) + " (mbarrier instructions take .b64)"; return false; }
+    if (verb == "init") in.op = Op::mbarrier_init;
+    else if (verb == "arrive") in.op = Op::mbarrier_arrive;
+    else if (verb == "expect_tx") in.op = Op::mbarrier_expect_tx;
+    else if (verb == "try_wait") in.op = Op::mbarrier_try_wait;
+    else if (verb == "test_wait") in.op = Op::mbarrier_test_wait;
+    else if (verb == "inval") in.op = Op::mbarrier_inval;
+    else { why = unknown(in); return false; }
+    return true;
+  }
+  if (head == "cp" && p.size() >= 3 && p[1] == "async" && p[2] == "bulk") {
+    if (p.size() == 4 && p[3] == "commit_group") { in.op = Op::bulk_commit; return true; }
+    if (p.size() >= 4 && p[3] == "wait_group") {
+      in.op = Op::bulk_wait_group;
+      for (std::size_t i = 4; i < p.size(); ++i)
+        if (p[i] == "read") in.read_only = true;
+        else { why = unknown(in); return false; }
+      return true;
+    }
+    if (p.size() < 5 || p[3] != "tensor") {
+      why = unknown(in) + " (the CPU backend knows cp.async.bulk.tensor, commit_group and wait_group)";
+      return false;
+    }
+    // cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes{.multicast::cluster}
+    // cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+    if (p[4].size() != 2 || p[4][1] != 'd' || p[4][0] < '1' || p[4][0] > '5') { why = unknown(in); return false; }
+    in.dims = static_cast<unsigned>(p[4][0] - '0');
+    std::vector<Space> spaces;
+    bool mbarrier = false, bulk_group = false;
+    for (std::size_t i = 5; i < p.size(); ++i) {
+      Space sp = decode_space(p[i]);
+      if (sp != Space::none) spaces.push_back(sp);
+      else if (p[i] == "mbarrier::complete_tx::bytes") mbarrier = true;
+      else if (p[i] == "bulk_group") bulk_group = true;
+      else if (p[i] == "multicast::cluster") in.multicast = true;
+      else if (!is_one_of(p[i], {"tile", "L2::cache_hint"})) { why = unknown(in); return false; }
+    }
+    bool load = spaces.size() == 2 && (spaces[0] == Space::shared_cluster || spaces[0] == Space::shared) &&
+                spaces[1] == Space::global && mbarrier;
+    bool store = spaces.size() == 2 && spaces[0] == Space::global && spaces[1] == Space::shared && bulk_group;
+    if (!load && !store) {
+      why = unknown(in) + " (the CPU backend knows tensor loads into .shared::cluster completing an mbarrier, "
+                          "and tensor stores from .shared::cta in bulk groups)";
+      return false;
+    }
+    in.op = load ? Op::tma_load : Op::tma_store;
+    return true;
+  }
+  if (head == "wgmma") {
+    std::string verb = p.size() > 1 ? p[1] : "";
+    bool sync = false, aligned = false;
+    std::vector<Type> types;
+    for (std::size_t i = 2; i < p.size(); ++i) {
+      if (p[i] == "sync") sync = true;
+      else if (p[i] == "aligned") aligned = true;
+      else if (p[i].size() > 4 && p[i][0] == 'm' && p[i].rfind("m64n", 0) == 0 && p[i].find("k16") != std::string::npos) {
+        in.m = 64;
+        in.n = static_cast<unsigned>(std::atoi(p[i].c_str() + 4));
+        in.k = 16;
+      } else if (decode_type(p[i]) != Type::none) {
+        types.push_back(decode_type(p[i]));
+      } else {
+        why = unknown(in);
+        return false;
+      }
+    }
+    if (!sync || !aligned) { why = unknown(in) + " (.sync.aligned)"; return false; }
+    if (verb == "fence") { in.op = Op::wgmma_fence; return true; }
+    if (verb == "commit_group") { in.op = Op::wgmma_commit; return true; }
+    if (verb == "wait_group") { in.op = Op::wgmma_wait; return true; }
+    if (verb != "mma_async") { why = unknown(in); return false; }
+    in.op = Op::wgmma;
+    if (in.m != 64 || in.n < 8 || in.n > 256 || in.n % 8 != 0 || types.size() != 3) {
+      why = unknown(in) + " (the CPU backend knows wgmma.mma_async.sync.aligned.m64nNk16 with N a multiple of 8 up to 256)";
+      return false;
+    }
+    in.d_type = types[0], in.a_type = types[1], in.b_type = types[2];
+    in.a_in_registers = in.operands.size() > 1 && in.operands[1].kind == Operand::Kind::vector;
+    bool halves = (in.a_type == Type::f16 && in.b_type == Type::f16) || (in.a_type == Type::bf16 && in.b_type == Type::bf16);
+    if (!halves || in.d_type != Type::f32) {
+      why = unknown(in) + " (the CPU backend knows f16 and bf16 inputs with f32 sums)";
+      return false;
+    }
+    return true;
+  }
+  if (head == "setmaxnreg") {
+    in.op = Op::setmaxnreg;
+    bool sync = false, aligned = false, direction = false;
+    for (std::size_t i = 1; i < p.size(); ++i) {
+      if (p[i] == "inc") in.increase = true, direction = true;
+      else if (p[i] == "dec") direction = true;
+      else if (p[i] == "sync") sync = true;
+      else if (p[i] == "aligned") aligned = true;
+      else if (p[i] == "u32") in.type = Type::u32;
+      else { why = unknown(in); return false; }
+    }
+    if (!direction || !sync || !aligned || in.type != Type::u32) { why = unknown(in); return false; }
+    return true;
+  }
+  if (head == "elect") {
+    in.op = Op::elect;
+    if (p.size() != 2 || p[1] != "sync") { why = unknown(in); return false; }
+    return true;
+  }
+  if (head == "mapa") {
+    in.op = Op::mapa;
+    for (std::size_t i = 1; i < p.size(); ++i) {
+      if (decode_space(p[i]) == Space::shared_cluster) in.space = Space::shared_cluster;
+      else if (decode_type(p[i]) == Type::u32 || decode_type(p[i]) == Type::u64) in.type = decode_type(p[i]);
+      else { why = unknown(in); return false; }
+    }
+    if (in.type == Type::none) { why = unknown(in); return false; }
     return true;
   }
   if (head == "fence" || head == "membar") {
@@ -447,6 +591,78 @@ bool check_operands(const Instruction& in, std::string& why) {
     case Op::bra:
       if (!count(in, 1, why)) return false;
       return shape(o[0].kind == Operand::Kind::label, in, "a label", why);
+    case Op::bar_arrive:
+      if (o.empty() || o.size() > 2) return shape(false, in, "a barrier number{, a thread count}", why);
+      return shape(is_value(o[0]) && (o.size() < 2 || is_value(o[1])), in, "a barrier number{, a thread count}", why);
+    case Op::mbarrier_init:
+    case Op::mbarrier_expect_tx:
+      if (!count(in, 2, why)) return false;
+      return shape(o[0].kind == Operand::Kind::address && is_value(o[1]), in, "an [mbarrier] and a count", why);
+    case Op::mbarrier_inval:
+      if (!count(in, 1, why)) return false;
+      return shape(o[0].kind == Operand::Kind::address, in, "an [mbarrier]", why);
+    case Op::mbarrier_arrive:
+      if (in.expect_tx) {
+        if (!count(in, 3, why)) return false;
+        return shape((o[0].kind == Operand::Kind::reg || o[0].kind == Operand::Kind::sink) &&
+                         o[1].kind == Operand::Kind::address && is_value(o[2]),
+                     in, "a state register (or _), an [mbarrier] and a byte count", why);
+      }
+      if (o.size() < 2 || o.size() > 3) return shape(false, in, "a state register (or _), an [mbarrier]{, a count}", why);
+      return shape((o[0].kind == Operand::Kind::reg || o[0].kind == Operand::Kind::sink) &&
+                       o[1].kind == Operand::Kind::address && (o.size() < 3 || is_value(o[2])),
+                   in, "a state register (or _), an [mbarrier]{, a count}", why);
+    case Op::mbarrier_try_wait:
+    case Op::mbarrier_test_wait:
+      if (o.size() < 3 || o.size() > 4) return shape(false, in, "a predicate, an [mbarrier] and a parity or state", why);
+      return shape(o[0].kind == Operand::Kind::reg && o[1].kind == Operand::Kind::address && is_value(o[2]) &&
+                       (o.size() < 4 || is_value(o[3])),
+                   in, "a predicate, an [mbarrier] and a parity or state{, a time hint}", why);
+    case Op::tma_load: {
+      if (o.size() < 3 || o.size() > 5) return shape(false, in, "[destination], [map, {coordinates}], [mbarrier]{, cta mask}", why);
+      bool ok = o[0].kind == Operand::Kind::address && o[1].kind == Operand::Kind::tensor_address &&
+                o[1].elements.size() == in.dims && o[2].kind == Operand::Kind::address;
+      if (in.multicast) ok = ok && o.size() >= 4 && is_value(o[3]);
+      return shape(ok, in, "[destination], [map, {" + std::to_string(in.dims) + " coordinates}], [mbarrier]" +
+                               (in.multicast ? ", cta mask" : ""), why);
+    }
+    case Op::tma_store:
+      if (!count(in, 2, why)) return false;
+      return shape(o[0].kind == Operand::Kind::tensor_address && o[0].elements.size() == in.dims &&
+                       o[1].kind == Operand::Kind::address,
+                   in, "[map, {" + std::to_string(in.dims) + " coordinates}], [source]", why);
+    case Op::bulk_commit:
+    case Op::wgmma_fence:
+    case Op::wgmma_commit:
+    case Op::cluster_arrive:
+    case Op::cluster_wait:
+      return count(in, 0, why);
+    case Op::bulk_wait_group:
+    case Op::wgmma_wait:
+    case Op::setmaxnreg:
+      if (!count(in, 1, why)) return false;
+      return shape(o[0].kind == Operand::Kind::imm, in, "a number", why);
+    case Op::wgmma: {
+      unsigned d_regs = in.n / 2;
+      std::size_t want = in.a_in_registers ? 7 : 8;
+      if (o.size() < want - 2 || o.size() > want)
+        return shape(false, in, std::string("{d registers}, ") + (in.a_in_registers ? "{4 a registers}" : "a descriptor") +
+                                    ", b descriptor, scale-d, scale-a, scale-b" + (in.a_in_registers ? "{, trans-b}" : "{, trans-a, trans-b}"),
+                     why);
+      bool ok = vector_of(o[0], d_regs) && (in.a_in_registers ? vector_of(o[1], 4) : is_value(o[1])) && is_value(o[2]);
+      for (std::size_t i = 3; i < o.size(); ++i) ok = ok && is_value(o[i]);
+      // scale-a, scale-b and the transposes are immediates: numbers, or "n" operands.
+      for (std::size_t i = 4; i < o.size(); ++i) ok = ok && (o[i].kind == Operand::Kind::imm || o[i].kind == Operand::Kind::reg);
+      return shape(ok, in, "{" + std::to_string(d_regs) + " d registers}, " + (in.a_in_registers ? "{4 a registers}" : "an a descriptor") +
+                               ", a b descriptor, a scale-d predicate and immediate scales and transposes", why);
+    }
+    case Op::elect:
+      if (!count(in, 2, why)) return false;
+      return shape(o[0].kind == Operand::Kind::pair && is_value(o[1]), in, "d|p and a member mask", why);
+    case Op::mapa:
+      if (!count(in, 3, why)) return false;
+      return shape(o[0].kind == Operand::Kind::reg && is_value(o[1]) && is_value(o[2]), in,
+                   "a destination, a shared address and a CTA rank", why);
   }
   return true;
 }
@@ -536,6 +752,12 @@ bool check_widths(const Instruction& in, const std::vector<Register>& registers,
              c.operand(o[2], 32, true, "b register") && c.operand(o[3], 32, true, "c register");
     case Op::cp_async:
       return c.operand(o[0], 32, false, "destination address") && c.operand(o[1], 64, true, "source address");
+    case Op::wgmma:
+      return c.operand(o[0], 32, true, "d register") &&
+             (in.a_in_registers ? c.operand(o[1], 32, true, "a register") : c.operand(o[1], 64, true, "a descriptor")) &&
+             c.operand(o[2], 64, true, "b descriptor");
+    case Op::tma_load:
+      return c.operand(o[0], 32, false, "destination address") && c.operand(o[2], 32, false, "mbarrier address");
     default:
       return true;
   }

@@ -435,7 +435,17 @@ class Parser {
         o.reg = resolve(base);
         if (o.reg < 0) return fail("the address register " + readable(base) + " is not an operand or a .reg of this asm statement", instruction);
         skip_space();
-        if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) {
+        if (pos_ < text_.size() && text_[pos_] == ',') {
+          // [map, {c0, c1, ...}]: a tensor map and coordinates.
+          ++pos_;
+          skip_space();
+          Operand coordinates;
+          if (pos_ >= text_.size() || text_[pos_] != '{' || !operand(coordinates, instruction))
+            return fail("a tensor address is written [map, {c0, c1, ...}]", instruction);
+          o.kind = Operand::Kind::tensor_address;
+          o.elements = std::move(coordinates.elements);
+          skip_space();
+        } else if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) {
           bool minus = text_[pos_] == '-';
           ++pos_;
           skip_space();
@@ -467,20 +477,36 @@ class Parser {
     }
     if (name == "_") {
       o.kind = Operand::Kind::sink;
+      if (pos_ < text_.size() && text_[pos_] == '|') {  // _|p
+        ++pos_;
+        Operand second;
+        if (!operand(second, instruction) || second.kind != Operand::Kind::reg)
+          return fail("a pair of destinations is written d|p", instruction);
+        Operand first = o;
+        o = Operand{};
+        o.kind = Operand::Kind::pair;
+        o.elements = {first, second};
+      }
       return true;
     }
     if (name.empty()) return fail("unexpected \"" + readable(text_.substr(pos_, 12)) + "\"", instruction);
     int n = operand_number(name);
     if (n == -2) return fail("the operand " + name + " (this asm statement has " + std::to_string(constraints_.size()) + " operands)", instruction);
-    if (n >= 0) {
-      o.kind = Operand::Kind::reg;
-      o.reg = n;
-      return true;
-    }
-    int r = lookup(name);
+    int r = n >= 0 ? n : lookup(name);
     if (r >= 0) {
       o.kind = Operand::Kind::reg;
       o.reg = r;
+      if (pos_ < text_.size() && text_[pos_] == '|') {
+        // d|p: a value and a predicate, both written (elect.sync).
+        ++pos_;
+        Operand second;
+        if (!operand(second, instruction) || second.kind != Operand::Kind::reg)
+          return fail("a pair of destinations is written d|p", instruction);
+        Operand first = o;
+        o = Operand{};
+        o.kind = Operand::Kind::pair;
+        o.elements = {first, second};
+      }
       return true;
     }
     if (name[0] == kPercent || name[0] == '%') {

@@ -30,7 +30,9 @@ enum class Special : std::uint8_t {
 };
 
 struct Operand {
-  enum class Kind : std::uint8_t { reg, imm, special, vector, address, label, sink };
+  // tensor_address: [map, {c0, c1, ...}] (reg: the map's address, elements: coordinates).
+  // pair: d|p, a value and a predicate (elect.sync).
+  enum class Kind : std::uint8_t { reg, imm, special, vector, address, tensor_address, pair, label, sink };
   Kind kind = Kind::reg;
   int reg = -1;              // reg; address: the base register, or -1 for an absolute address
   bool negated = false;      // a predicate written !p
@@ -44,7 +46,12 @@ struct Operand {
 enum class Op : std::uint16_t {
   mov, cvta, cvt, add, sub, mul, mad, shl, shr, and_, or_, xor_, not_, min, max, neg, setp, selp, ld, st,
   ldmatrix, stmatrix, mma, cp_async, cp_async_commit, cp_async_wait_group, cp_async_wait_all,
-  bar_sync, fence, nanosleep, bra, ret, trap,
+  bar_sync, bar_arrive, fence, nanosleep, bra, ret, trap,
+  // Hopper (sm_90): mbarriers, the tensor memory accelerator, warpgroup MMA, clusters.
+  mbarrier_init, mbarrier_arrive, mbarrier_expect_tx, mbarrier_try_wait, mbarrier_test_wait, mbarrier_inval,
+  tma_load, tma_store, bulk_commit, bulk_wait_group,
+  wgmma, wgmma_fence, wgmma_commit, wgmma_wait,
+  setmaxnreg, elect, cluster_arrive, cluster_wait, mapa,
 };
 
 enum class Compare : std::uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs };
@@ -76,6 +83,13 @@ struct Instruction {
   bool cache_global = false;
   // bar.sync with a thread count operand; bra.uni.
   bool uniform = false;
+  // mbarrier: .parity waits; arrive with expect_tx.
+  bool parity = false, expect_tx = false;
+  // cp.async.bulk.tensor: dimensions, .multicast::cluster; bulk wait_group .read.
+  unsigned dims = 0;
+  bool multicast = false, read_only = false;
+  // wgmma: A from registers (else from a shared-memory descriptor); setmaxnreg: .inc or .dec.
+  bool a_in_registers = false, increase = false;
 };
 
 struct Register {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../symbol_table.h"
+#include "hopper.h"
 #include "lane.h"
 
 namespace engine::cpu::ptx_run {
@@ -218,8 +219,26 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
       case ::ptx::Op::ret:
         run_memory(lane, in);
         break;
-      case ::ptx::Op::ldmatrix: case ::ptx::Op::stmatrix: case ::ptx::Op::mma:
+      case ::ptx::Op::ldmatrix: case ::ptx::Op::stmatrix: case ::ptx::Op::mma: case ::ptx::Op::elect:
         run_matrix(lane, in);
+        break;
+      case ::ptx::Op::bar_arrive:
+        run_memory(lane, in);
+        break;
+      case ::ptx::Op::mbarrier_init: case ::ptx::Op::mbarrier_arrive: case ::ptx::Op::mbarrier_expect_tx:
+      case ::ptx::Op::mbarrier_try_wait: case ::ptx::Op::mbarrier_test_wait: case ::ptx::Op::mbarrier_inval:
+        run_mbarrier(lane, in);
+        break;
+      case ::ptx::Op::tma_load: case ::ptx::Op::tma_store: case ::ptx::Op::bulk_commit:
+      case ::ptx::Op::bulk_wait_group:
+        run_tensor_copy(lane, in);
+        break;
+      case ::ptx::Op::wgmma: case ::ptx::Op::wgmma_fence: case ::ptx::Op::wgmma_commit: case ::ptx::Op::wgmma_wait:
+      case ::ptx::Op::setmaxnreg:
+        run_warpgroup(lane, in);
+        break;
+      case ::ptx::Op::cluster_arrive: case ::ptx::Op::cluster_wait: case ::ptx::Op::mapa:
+        run_cluster(lane, in);
         break;
       default:
         run_scalar(lane, in);

@@ -166,8 +166,24 @@ void multiply(void* const* lanes, const ptx::Instruction& in) {
   }
 }
 
+// elect.sync d|p, membermask: the lowest lane of the mask is elected; d is its lane number in
+// every lane, p true in it alone.
+void elect(void* const* lanes, unsigned mask) {
+  unsigned leader = 32;
+  for (unsigned l = 0; l < 32 && leader == 32; ++l)
+    if ((mask >> l) & 1u) leader = l;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((mask >> l) & 1u) || lanes[l] == nullptr) continue;
+    Lane& me = lane_of(lanes, l);
+    const ptx::Operand& out = me.instruction->operands[0];
+    set(me, out.elements[0], leader);
+    set(me, out.elements[1], l == leader ? 1 : 0);
+  }
+}
+
 void complete(void* const* lanes, unsigned mask, const void* context) {
   const auto& in = *static_cast<const ptx::Instruction*>(context);
+  if (in.op == ptx::Op::elect) return elect(lanes, mask);
   if (mask != 0xFFFFFFFFu)
     current_worker->warp_misuse(cuda_cpu::WarpOp::ptx, 0,
                                 "it needs all 32 lanes of a full warp (.sync.aligned), and this warp has fewer: make "
@@ -185,8 +201,9 @@ void complete(void* const* lanes, unsigned mask, const void* context) {
 void run_matrix(Lane& lane, const ptx::Instruction& in) {
   Worker& w = *current_worker;
   lane.thread->wait_site = lane.site;
-  w.warp_collective(cuda_cpu::WarpOp::ptx, 0xFFFFFFFFu, &lane, &complete, &in, lane.statement->line,
-                    lane.statement->file, in.text.c_str());
+  unsigned mask = in.op == ptx::Op::elect ? static_cast<unsigned>(value(lane, in.operands[1])) : 0xFFFFFFFFu;
+  w.warp_collective(cuda_cpu::WarpOp::ptx, mask, &lane, &complete, &in, lane.statement->line, lane.statement->file,
+                    in.text.c_str());
 }
 
 }  // namespace engine::cpu::ptx_run

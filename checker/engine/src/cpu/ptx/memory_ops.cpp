@@ -100,13 +100,26 @@ void run_memory(Lane& lane, const ptx::Instruction& in) {
       cuda_cpu::pipeline_commit(line, file);
       cuda_cpu::pipeline_wait_prior(0, line, file);
       return;
-    case ptx::Op::bar_sync: {
+    case ptx::Op::bar_sync:
+    case ptx::Op::bar_arrive: {
       std::uint64_t id = value(lane, o[0]);
-      bool whole_block = o.size() < 2 || value(lane, o[1]) == current_worker->plan().threads_per_block;
-      if (id != 0 || !whole_block)
-        refuse(lane, "named barriers (a barrier number other than 0, or a thread count other than the block's) "
-                     "are not supported by the CPU backend yet; use bar.sync 0 or __syncthreads()");
-      cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::none, 0, line, file);
+      unsigned block = current_worker->plan().threads_per_block;
+      std::uint64_t count = o.size() < 2 ? block : value(lane, o[1]);
+      if (id > 15) refuse(lane, "a barrier number must be 0 to 15");
+      if (count == 0 || count % 32 != 0 || count > ((block + 31) / 32) * 32)
+        refuse(lane, "a barrier's thread count must be a multiple of 32, at most the block's threads");
+      if (in.op == ptx::Op::bar_sync && id == 0 && count >= block) {
+        // The block's barrier: __syncthreads().
+        cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::none, 0, line, file);
+        return;
+      }
+      WaitReason where;
+      where.line = line;
+      where.file = file;
+      where.site = lane.site;
+      where.name = in.text.c_str();
+      current_worker->named_barrier(static_cast<unsigned>(id), static_cast<unsigned>(count), in.op == ptx::Op::bar_sync,
+                                    where);
       return;
     }
     case ptx::Op::fence:

@@ -1,0 +1,23 @@
+// Hopper's asynchronous units on the CPU backend: mbarriers, tensor copies (TMA), warpgroup
+// MMAs (wgmma) and the instructions around them. Everything here runs on a CUDA thread's
+// fiber, through the interpreter (execute.cpp).
+#pragma once
+
+#include "lane.h"
+
+namespace engine::cpu::ptx_run {
+
+void run_mbarrier(Lane& lane, const ptx::Instruction& in);     // mbarrier.cpp
+void run_tensor_copy(Lane& lane, const ptx::Instruction& in);  // tensor_copy.cpp
+void run_warpgroup(Lane& lane, const ptx::Instruction& in);    // wgmma.cpp: wgmma.*, setmaxnreg
+void run_cluster(Lane& lane, const ptx::Instruction& in);      // mbarrier.cpp: barrier.cluster, mapa (clusters of 1)
+
+// The mbarrier at a shared host address (made on first use, uninitialized).
+MBarrier& mbarrier_at(std::uintptr_t host);
+// Transaction bytes delivered to an mbarrier (a tensor copy landed); completes its phase when
+// nothing more is expected.
+void complete_transaction(MBarrier& b, std::uint64_t bytes);
+// Lands every tensor copy still on its way to `b`.
+void land_copies(MBarrier& b);
+
+}  // namespace engine::cpu::ptx_run

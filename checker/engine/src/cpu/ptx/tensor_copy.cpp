@@ -1,0 +1,187 @@
+// Hopper's tensor memory accelerator on the CPU backend: cp.async.bulk.tensor loads a box of a
+// tensor (its map made by cuTensorMapEncodeTiled) into shared memory, swizzled as the map says,
+// zeros where the box leaves the tensor, and delivers the box's bytes to an mbarrier; the
+// store form writes a box of shared memory back, inside the tensor only. Loads land at the
+// latest moment (when a thread waits for their mbarrier; at once in reverse thread order), so
+// that reading a stage before its phase completes finds the copy still in flight.
+#include <cstdio>
+#include <cstring>
+
+#include "../symbol_table.h"
+#include "cuda_cpu/tensor_map.h"
+#include "hopper.h"
+
+namespace engine::cpu::ptx_run {
+namespace {
+
+Worker& worker() { return *current_worker; }
+
+const cuda_cpu::EmulatedTensorMap& tensor_map(Lane& lane, const ptx::Operand& o) {
+  auto* map = reinterpret_cast<const cuda_cpu::EmulatedTensorMap*>(static_cast<std::uintptr_t>(lane.registers[o.reg]));
+  if (map == nullptr || reinterpret_cast<std::uintptr_t>(map) % 64 != 0 || map->magic != cuda_cpu::kTensorMapMagic)
+    refuse(lane, "its tensor map was not made by cuTensorMapEncodeTiled (pass the CUtensorMap's address, e.g. "
+                 "&map of a const __grid_constant__ CUtensorMap parameter)");
+  return *map;
+}
+
+// The shared address of byte `offset` of a box written at `base` with a swizzle of `span`
+// bytes (0: none): 16-byte chunks XOR-ed with the address's 128-byte line, as the hardware
+// does on the address bits (so a box must start aligned to the pattern to read as expected).
+std::uint64_t swizzled(std::uint64_t address, unsigned span) {
+  unsigned mask = span == 128 ? 7 : span == 64 ? 3 : span == 32 ? 1 : 0;
+  return address ^ (((address >> 7) & mask) << 4);
+}
+
+struct Box {
+  std::int64_t coordinate[5] = {};
+  unsigned count[5] = {1, 1, 1, 1, 1};
+  std::uint64_t elements = 1;
+};
+
+Box box_of(Lane& lane, const cuda_cpu::EmulatedTensorMap& map, const ptx::Operand& o, unsigned dims) {
+  if (dims != map.rank) {
+    char what[160];
+    std::snprintf(what, sizeof what, "it is a %ud copy, and its tensor map has %u dimensions", dims,
+                  static_cast<unsigned>(map.rank));
+    refuse(lane, what);
+  }
+  Box b;
+  for (unsigned i = 0; i < dims; ++i) {
+    b.coordinate[i] = static_cast<std::int32_t>(value(lane, o.elements[i]));
+    b.count[i] = map.box[i];
+    b.elements *= map.box[i];
+  }
+  return b;
+}
+
+// Calls f(element index in the box, global byte address or 0 when outside the tensor).
+template <typename F>
+void for_each_element(const cuda_cpu::EmulatedTensorMap& map, const Box& box, F f) {
+  std::uint64_t index = 0;
+  unsigned i[5] = {};
+  for (i[4] = 0; i[4] < box.count[4]; ++i[4])
+    for (i[3] = 0; i[3] < box.count[3]; ++i[3])
+      for (i[2] = 0; i[2] < box.count[2]; ++i[2])
+        for (i[1] = 0; i[1] < box.count[1]; ++i[1])
+          for (i[0] = 0; i[0] < box.count[0]; ++i[0], ++index) {
+            std::uint64_t address = map.global_address;
+            bool inside = true;
+            for (unsigned d = 0; d < map.rank; ++d) {
+              std::int64_t c = box.coordinate[d] + static_cast<std::int64_t>(i[d]) * map.element_strides[d];
+              if (c < 0 || c >= static_cast<std::int64_t>(map.dims[d])) inside = false;
+              address += static_cast<std::uint64_t>(c) * map.strides[d];
+            }
+            f(index, inside ? address : 0);
+          }
+}
+
+void tensor_load(Lane& lane, const ptx::Instruction& in) {
+  const auto& o = in.operands;
+  Worker& w = worker();
+  const cuda_cpu::EmulatedTensorMap& map = tensor_map(lane, o[1]);
+  Box box = box_of(lane, map, o[1], in.dims);
+  const unsigned element = map.element_bytes;
+  const std::uint64_t bytes = box.elements * element;
+  if (in.multicast && (value(lane, o[3]) & 0xFFFFu) != 1u)
+    refuse(lane, "it multicasts to other CTAs of its cluster; the CPU backend runs every CTA as a cluster of one, so "
+                 "the CTA mask may only name rank 0");
+  std::uint64_t destination = address(lane, o[0]);
+  if (destination % 128 != 0) refuse(lane, "the shared destination of a tensor copy must be 128-byte aligned");
+  shared_host_address(lane, destination, static_cast<unsigned>(bytes));
+  std::uintptr_t barrier_host = shared_host_address(lane, address(lane, o[2]), 8);
+  MBarrier& barrier = mbarrier_at(barrier_host);
+  if (!barrier.initialized) refuse(lane, "its mbarrier was never initialized (mbarrier.init) in this block");
+
+  PendingTensorCopy copy;
+  copy.bytes.resize(bytes);
+  copy.destinations.resize(box.elements);
+  copy.element_bytes = element;
+  copy.transaction_bytes = bytes;
+  copy.barrier = barrier_host;
+  copy.swizzle = map.swizzle_bytes;
+  copy.issuer = lane.thread->linear;
+  copy.site = lane.site;
+  const std::uintptr_t window = SymbolTable::tls_address(0);
+  for_each_element(map, box, [&](std::uint64_t e, std::uint64_t source) {
+    copy.destinations[e] = window + swizzled(destination + e * element, map.swizzle_bytes);
+    if (source == 0) return;  // outside the tensor: zeros
+    w.checks().async_global_read(static_cast<std::uintptr_t>(source), element, lane.site, *lane.thread);
+    std::memcpy(&copy.bytes[e * element], reinterpret_cast<const void*>(source), element);
+  });
+  // The bytes may land at any moment from now on; the mbarrier phase that brings them is the
+  // one in progress.
+  std::uintptr_t first = window + static_cast<std::uintptr_t>(destination);
+  w.checks().tma_issued(first, static_cast<unsigned>(bytes), barrier.index, barrier.completed + 1, map.swizzle_bytes,
+                        lane.site, *lane.thread);
+  w.sync().copies.push_back(std::move(copy));
+  barrier.copies.push_back(w.sync().copies.size() - 1);
+  if (w.plan().options.order == engine::ThreadOrder::reverse) land_copies(barrier);
+}
+
+void tensor_store(Lane& lane, const ptx::Instruction& in) {
+  const auto& o = in.operands;
+  Worker& w = worker();
+  const cuda_cpu::EmulatedTensorMap& map = tensor_map(lane, o[0]);
+  Box box = box_of(lane, map, o[0], in.dims);
+  const unsigned element = map.element_bytes;
+  const std::uint64_t bytes = box.elements * element;
+  std::uint64_t source = address(lane, o[1]);
+  if (source % 128 != 0) refuse(lane, "the shared source of a tensor store must be 128-byte aligned");
+  shared_host_address(lane, source, static_cast<unsigned>(bytes));
+  const std::uintptr_t window = SymbolTable::tls_address(0);
+  unsigned thread = lane.thread->linear;
+  std::uint32_t group = w.sync().bulk_committed[thread];
+  for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
+    std::uintptr_t from = window + swizzled(source + e * element, map.swizzle_bytes);
+    if (!w.checks().async_read(from, element, 0, lane.site, *lane.thread)) return;
+    w.checks().bulk_reads(from, element, thread, group, lane.site);
+    if (target == 0) return;  // outside the tensor: not written
+    w.checks().async_global_write(static_cast<std::uintptr_t>(target), element, lane.site, *lane.thread);
+    std::memcpy(reinterpret_cast<void*>(target), reinterpret_cast<const void*>(from), element);
+  });
+}
+
+}  // namespace
+
+void land_copies(MBarrier& b) {
+  Worker& w = worker();
+  std::vector<std::size_t> indices = std::move(b.copies);
+  b.copies.clear();
+  for (std::size_t i : indices) {
+    PendingTensorCopy& c = w.sync().copies[i];
+    for (std::size_t e = 0; e < c.destinations.size(); ++e)
+      std::memcpy(reinterpret_cast<void*>(c.destinations[e]), &c.bytes[e * c.element_bytes], c.element_bytes);
+    // The destinations were reserved in box order, contiguous before the swizzle: the landed
+    // range is the same bytes.
+    std::uintptr_t lowest = c.destinations[0], highest = c.destinations[0];
+    for (std::uintptr_t d : c.destinations) {
+      lowest = d < lowest ? d : lowest;
+      highest = d > highest ? d : highest;
+    }
+    w.checks().tma_landed(lowest, static_cast<unsigned>(highest + c.element_bytes - lowest));
+    std::uint64_t bytes = c.transaction_bytes;
+    c = PendingTensorCopy{};
+    complete_transaction(b, bytes);
+  }
+}
+
+void run_tensor_copy(Lane& lane, const ptx::Instruction& in) {
+  Worker& w = worker();
+  unsigned thread = lane.thread->linear;
+  switch (in.op) {
+    case ptx::Op::tma_load: tensor_load(lane, in); return;
+    case ptx::Op::tma_store: tensor_store(lane, in); return;
+    case ptx::Op::bulk_commit: ++w.sync().bulk_committed[thread]; return;
+    case ptx::Op::bulk_wait_group: {
+      // The stores were made when issued; what the wait releases is their shared source.
+      std::uint32_t keep = static_cast<std::uint32_t>(value(lane, in.operands[0]));
+      std::uint32_t committed = w.sync().bulk_committed[thread];
+      std::uint32_t& retired = w.sync().bulk_retired[thread];
+      if (committed > keep && committed - keep > retired) retired = committed - keep;
+      return;
+    }
+    default: refuse(lane, "this instruction is parsed but not implemented by the CPU backend");
+  }
+}
+
+}  // namespace engine::cpu::ptx_run
