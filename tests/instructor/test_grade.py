@@ -7,6 +7,7 @@ test per class:
 """
 import csv
 import io
+import os
 import re
 import shutil
 import stat
@@ -18,7 +19,7 @@ from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_d
 
 from course import grading  # noqa: E402  (support puts checker/cli on the path)
 from course.grading_report import compile_error_words, failure_words
-from course.grading_submissions import MAX_SOURCE_BYTES, read_class
+from course.grading_submissions import MAX_SOURCE_BYTES, Refused, read_class
 
 BROKEN = ROOT / "tests" / "broken"
 PUZZLES = ["p01_naive", "p04_tiled", "p05_single_block_aat"]
@@ -271,6 +272,8 @@ class Archives(unittest.TestCase):
         (c / "bad.zip").write_bytes(b"this is not a zip file")
         (c / "sam").mkdir()
         (c / "sam" / "p04_tiled.cu").symlink_to(ROOT / "solutions" / "p04_tiled.cu")
+        (c / "pia").mkdir()
+        os.mkfifo(c / "pia" / "p01_naive.cu")  # opening it would block for ever
         cls.before = tree_fingerprint(cls.work)
         found = read_class(c, ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p04_tiled",
                                "p05_single_block_aat"])
@@ -286,27 +289,32 @@ class Archives(unittest.TestCase):
 
     def test_only_the_shallowest_puzzle_file_of_each_name_is_taken(self):
         zoe = self.students["zoe"]
-        self.assertEqual(zoe.files, {"p05_single_block_aat": b"shallow"})
+        self.assertEqual(zoe.files["p05_single_block_aat"], b"shallow")
         self.assertIn("zoe/deep/p05_single_block_aat.cu: ignored, zoe/p05_single_block_aat.cu is the "
                       "p05_single_block_aat.cu graded", zoe.notes)
         self.assertIn("zoe/p4.cu: not a puzzle file name, not graded", zoe.notes)
 
-    def test_paths_that_leave_the_archive_links_and_huge_files_are_skipped(self):
+    def test_paths_that_leave_the_archive_and_huge_files_are_skipped_and_links_refused(self):
         zoe = self.students["zoe"]
         self.assertIn("../escape/p04_tiled.cu: unsafe path in the archive, skipped", zoe.notes)
         self.assertIn("/etc/p01_naive.cu: unsafe path in the archive, skipped", zoe.notes)
-        self.assertIn("zoe/p03_row_col_shared.cu: a link in the archive, not followed", zoe.notes)
+        self.assertEqual(zoe_refused := zoe.files.pop("p03_row_col_shared", None),
+                         Refused("zoe/p03_row_col_shared.cu", "a symbolic link"))
+        self.assertIn("zoe/p03_row_col_shared.cu: a symbolic link, not a regular file: refused", zoe.notes)
+        zoe.files["p03_row_col_shared"] = zoe_refused
         self.assertTrue(any(n.startswith("zoe/p02_single_row_shared.cu: skipped, larger than") for n in zoe.notes))
         tom = self.students["tom"]
-        self.assertEqual(tom.files, {"p02_single_row_shared": b"tom's kernel"})
+        self.assertEqual(tom.files, {"p02_single_row_shared": b"tom's kernel",
+                                     "p04_tiled": Refused("tom/p04_tiled.cu", "a symbolic link"),
+                                     "p01_naive": Refused("tom/p01_naive.cu", "a hard link")})
         self.assertIn("../../p05_single_block_aat.cu: unsafe path in the archive, skipped", tom.notes)
-        self.assertIn("tom/p04_tiled.cu: a link in the archive, not followed", tom.notes)
 
-    def test_a_damaged_archive_and_a_linked_file_cost_only_their_student(self):
+    def test_a_damaged_archive_a_linked_file_and_a_pipe_cost_only_their_student(self):
         self.assertEqual(self.students["bad"].files, {})
         self.assertTrue(self.students["bad"].notes[0].startswith("bad.zip: could not read the archive"))
-        self.assertEqual(self.students["sam"].files, {})
-        self.assertIn("p04_tiled.cu: a symbolic link, not followed", self.students["sam"].notes)
+        self.assertEqual(self.students["sam"].files, {"p04_tiled": Refused("p04_tiled.cu", "a symbolic link")})
+        self.assertIn("p04_tiled.cu: a symbolic link, not a regular file: refused", self.students["sam"].notes)
+        self.assertEqual(self.students["pia"].files, {"p01_naive": Refused("p01_naive.cu", "a named pipe")})
 
 
 class Summaries(unittest.TestCase):

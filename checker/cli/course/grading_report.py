@@ -84,6 +84,28 @@ def failure_words(output):
     return "see the details"
 
 
+def checker_verdict(status, output):
+    """(cell status, words) of one finished checker run, from its exit status (0 passed, 1 a
+    finding, 2 the environment) and its output. The one place a verdict is read from a checker:
+    a machine-readable verdict from the checkers would replace the reading here."""
+    if status == 0:
+        return PASS, ""
+    if status == 1:
+        return FAIL, failure_words(output)
+    if status == 2:
+        lines = [line.strip() for line in output.splitlines() if line.strip()]
+        message = re.sub(r"^\S+: ", "", lines[-1]) if lines else "an environment problem"
+        return ERROR, message[:80]
+    how = f"signal {-status}" if status < 0 else f"exit status {status}"
+    return FAIL, f"the checker stopped with {how}"
+
+
+def backend_line(output):
+    """What the checker says it runs on (its 'Backend:' line), or None."""
+    m = re.search(r"^Backend: (.*)$", output, re.M)
+    return m.group(1) if m else None
+
+
 def compile_error_words(output, source_name):
     """The first compile error, in a few words, with its line when it is in the student's file."""
     if "must keep its parameters exactly as given" in output:
