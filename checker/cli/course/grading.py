@@ -90,7 +90,9 @@ class Limits:
 def _run(slot, command, cell_dir, limit, env=None):
     """One build step or checker run, in the sandbox of slot, with a time limit."""
     wrapped, full_env = slot.wrap(command, cell_dir, limit, dict(env or {}))
-    return run_process(wrapped, cwd=cell_dir, time_limit=limit, env=full_env)
+    done = run_process(wrapped, cwd=cell_dir, time_limit=limit, env=full_env)
+    done.status = slot.exit_status(done.status)
+    return done
 
 
 def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot):

@@ -85,6 +85,9 @@ class Bare:
     def prepare(self, scratch):
         pass
 
+    def exit_status(self, status):
+        return status
+
     def wrap(self, command, scratch, cpu_seconds, env):
         return command, dict(os.environ, **env)
 
@@ -120,7 +123,7 @@ class Bubblewrap:
 
     def probe(self, scratch):
         """Runs a trivial command in the sandbox; raises SandboxUnavailable with bwrap's words."""
-        if not self.bwrap:
+        if not self.bwrap or not os.access(self.bwrap, os.X_OK):
             raise SandboxUnavailable(
                 "bubblewrap (bwrap) is not installed, so students' code cannot be sandboxed. Install it "
                 "(sudo apt-get install -y bubblewrap), or grade without a sandbox, knowingly, with --no-sandbox.")
@@ -142,6 +145,11 @@ class _Slot:
     def __init__(self, sandbox, uid):
         self.sandbox = sandbox
         self.uid = uid
+
+    def exit_status(self, status):
+        """The command's exit status as subprocess gives it (-N for signal N): bubblewrap reports a
+        command that a signal ended as 128 + N."""
+        return -(status - 128) if status is not None and 128 < status < 128 + 65 else status
 
     def prepare(self, scratch):
         """The scratch folder and what is in it belong to the sandbox's user (as root)."""
