@@ -158,6 +158,55 @@ class HandoutRefuses(unittest.TestCase):
         self.assertFalse(inside.exists())
 
 
+class HandoutSources(unittest.TestCase):
+    """Only what git tracks is handed out; without git, a file that is not the course's own stops
+    the handout; a class or grades folder never goes, tracked or not."""
+
+    def setUp(self):
+        self.work = work_dir("handout-sources")
+        self.course = self.work / "course"
+        for name in ("puzzles/p01_naive.cu", "docs/p01_naive.md", "README.md", "class/alice/p01_naive.cu",
+                     "class/bob.zip", "grades/results.csv", "grades/results.md", "grades/details/alice.txt",
+                     "backups/p01_naive.cu", "notes.txt"):
+            (self.course / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.course / name).write_text(name + "\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def git(self, *args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=self.course, check=True,
+                       capture_output=True)
+
+    def test_with_git_only_tracked_files(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        self.git("init", "-q")
+        self.git("add", "puzzles", "docs", "README.md")
+        self.git("commit", "-qm", "course")
+        self.assertEqual(handout.course_files(self.course), ["README.md", "docs/p01_naive.md", "puzzles/p01_naive.cu"])
+
+    def test_without_git_an_unknown_file_is_refused_and_named(self):
+        with self.assertRaises(handout.HandoutError) as raised:
+            handout.course_files(self.course)
+        said = str(raised.exception)
+        for name in ("class/alice/p01_naive.cu", "class/bob.zip", "grades/results.csv", "notes.txt"):
+            self.assertIn(name, said)
+        self.assertNotIn("backups/", said)  # never copied: the command line's own backups
+        self.assertNotIn("puzzles/", said)
+
+    def test_tracked_submissions_and_grades_are_left_out(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        self.git("init", "-q")
+        self.git("add", ".")
+        self.git("commit", "-qm", "everything, by mistake")
+        result = handout.plan(self.course, keep_broken=False)
+        self.assertEqual(sorted(result.files), ["README.md", "docs/p01_naive.md", "notes.txt", "puzzles/p01_naive.cu"])
+        self.assertEqual(result.left_out_shown[handout.CLASS], {"class/", "class/bob.zip"})
+        self.assertEqual(result.left_out_shown[handout.GRADES], {"grades/"})
+
+
 class HandoutBuild(unittest.TestCase):
     """The copy builds a stub's checker the way a student does (checker/run pNN), and it fails
     cleanly: exit status 1, every case run, none passed."""

@@ -31,6 +31,8 @@ LEFT_OUT = [
     ("checker/cli/commands/grade.py", TOOLS),
     ("checker/cli/commands/handout.py", TOOLS),
     ("docs/instructors.md", "the instructors' guide"),
+    ("docs/instructors/", "the instructors' guide"),
+    ("checker/cli/commands/classroom.py", TOOLS),
     ("docs/dev/grading.md", "grading's design notes"),
 ]
 BROKEN = ("tests/broken/", "broken kernels: each is a solution with one mistake")
@@ -62,21 +64,55 @@ class Plan:
     notes: list = field(default_factory=list)
 
 
+# Without git, the files a handout may carry: those under the course's own top-level folders
+# and files. Anything else (a class folder, grades, notes) is not guessed at: it is refused.
+COURSE_TOP = {"puzzles", "solutions", "checker", "docs", "tests", "bench", ".ci", ".github", ".gitignore",
+              ".gitattributes", ".clang-format", "CMakeLists.txt", "CMakePresets.json", "README.md", "LICENSE",
+              "mkdocs.yml"}
+ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+PUZZLE_FILE = re.compile(r"^p\d\d_\w+\.cu$")
+COURSE_KERNEL_FOLDERS = ("puzzles/", "solutions/", "tests/", "bench/")
+GRADES = "a grading's results (results.md and results.csv), never handed out"
+CLASS = "students' submissions (a class folder or an archive), never handed out"
+
+
 def course_files(root):
-    """The course's files: what git tracks or would track (tracked and untracked, not ignored),
-    or, without git, every file outside build folders."""
+    """The course's files: what git tracks (never what it does not: a class or grades folder
+    kept in the course is untracked); without git, the files under the course's own folders,
+    and HandoutError naming any other file, since it cannot tell what that is."""
     if (root / ".git").exists() and shutil.which("git"):
-        done = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                              cwd=root, capture_output=True)
+        done = subprocess.run(["git", "ls-files", "-z", "--cached"], cwd=root, capture_output=True)
         if done.returncode == 0:
             names = {n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n}
             return sorted(n for n in names if not JUNK.search(n) and (root / n).is_file())
-    found = []
+    found, unknown = [], []
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
-        if path.is_file() and not JUNK.search(name) and not name.startswith(".git"):
-            found.append(name)
+        if not path.is_file() or JUNK.search(name) or name.startswith(".git/"):
+            continue
+        (found if name.split("/", 1)[0] in COURSE_TOP else unknown).append(name)
+    if unknown:
+        shown = "\n  ".join(sorted(unknown)[:20]) + (f"\n  ... and {len(unknown) - 20} more" if len(unknown) > 20 else "")
+        raise HandoutError("the course is not a git checkout, and these files are not the course's own: the "
+                           f"handout cannot tell what they are, so it makes nothing:\n  {shown}\nMove them out of "
+                           "the course (a class or grades folder belongs outside it), or make the handout from "
+                           "a git checkout, which copies only what git tracks.")
     return sorted(found)
+
+
+def _not_course(name, names):
+    """(why, how the summary names it) for a file that is students' work or grades, even if
+    tracked; None otherwise."""
+    parts = name.split("/")
+    for depth in range(1, len(parts)):
+        folder = "/".join(parts[:depth])
+        if f"{folder}/results.csv" in names and f"{folder}/results.md" in names:  # what grade writes
+            return GRADES, folder + "/"
+    if name.endswith(ARCHIVES):
+        return CLASS, name
+    if PUZZLE_FILE.match(parts[-1]) and not name.startswith(COURSE_KERNEL_FOLDERS):
+        return CLASS, (parts[0] + "/") if len(parts) > 1 else name
+    return None
 
 
 def _why_left_out(name, keep_broken):
@@ -137,8 +173,9 @@ def plan(root, keep_broken):
     """What the handout holds, what it leaves out and what it changes; checked for solutions."""
     result = Plan()
     names = course_files(root)
+    known = set(names)
     for name in names:
-        rule = _why_left_out(name, keep_broken)
+        rule = _not_course(name, known) or _why_left_out(name, keep_broken)
         if rule:
             result.left_out.setdefault(rule[0], []).append(name)
             result.left_out_shown.setdefault(rule[0], set()).add(rule[1])
