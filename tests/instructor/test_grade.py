@@ -237,6 +237,8 @@ class BadInput(unittest.TestCase):
         self.refused("no puzzle called 'p99'", self.work / "class", "--puzzles", "p01,p99")
         self.refused("take positive numbers", self.work / "class", "--jobs", "0")
         self.refused("invalid choice: 'tpu'", self.work / "class", "--backend", "tpu")
+        self.refused("give the class folder (DIR), or --merge")
+        self.refused("--merge needs --out RESULTS_DIR", "--merge", self.work / "class")
 
 
 class Archives(unittest.TestCase):
