@@ -106,11 +106,18 @@ def class_time(args):
     def table(folder):
         text = (work / folder / "results.md").read_text(encoding="utf-8")
         return [line for line in text.splitlines() if not line.startswith("- Graded: ")]
+    if not same_csv:  # keep everything, and show where they differ
+        import difflib
+        sys.stdout.writelines(difflib.unified_diff(
+            (work / "whole" / "results.csv").read_text().splitlines(True),
+            (work / "merged" / "results.csv").read_text().splitlines(True), "whole", "merged"))
+        print(f"kept in {work}")
     print(f"{args.shards} shards, one after another here: " + ", ".join(f"{s:.0f} s" for s in shard_seconds) +
           f" (a job array runs them at once: the longest, {max(shard_seconds):.0f} s)")
     print(f"merged table identical to the whole class's: results.csv {'yes' if same_csv else 'NO'}, "
           f"results.md {'yes' if table('merged') == table('whole') else 'NO'} (apart from its Graded: line)")
-    subprocess.run(["rm", "-rf", str(work)])
+    if same_csv:
+        subprocess.run(["rm", "-rf", str(work)])
 
 
 def main():
