@@ -21,7 +21,7 @@ from course.grading_submissions import read_class
 from course.style import Style
 
 USAGE = "grade DIR"  # for checker/run help
-HELP = "grade a class: every student's kernels, built and checked in isolation (instructors)"
+HELP = "grade a class: every student's kernels, built and checked in a sandbox (instructors)"
 
 
 def add_arguments(parser):
@@ -40,7 +40,7 @@ def add_arguments(parser):
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="submissions built and checked at once (default: the number of cores)")
     parser.add_argument("--out", metavar="RESULTS_DIR",
-                        help="where the results go (default: DIR-grades, next to DIR)")
+                        help="where the results go (default: DIR-grades, or DIR-grades-shardKofN, next to DIR)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
                         help="the checker's time limit per kernel launch (default: the checker's own)")
     parser.add_argument("--all-orders", action="store_true",
@@ -171,7 +171,9 @@ def run(args):
     roster = [s.name for s in students]
     students = grading_results.shard_of(students, shard)  # the puzzles above are the whole class's
 
-    out = user_path(args.out) if args.out else class_dir.resolve().parent / (class_dir.resolve().name + "-grades")
+    # Each shard has a folder of its own by default, so that a job array's tasks never share one.
+    default_out = class_dir.resolve().name + "-grades" + (f"-shard{shard[0]}of{shard[1]}" if shard else "")
+    out = user_path(args.out) if args.out else class_dir.resolve().parent / default_out
     problem = prepare_out(out, class_dir)
     if problem:
         return fail(problem)
