@@ -3,7 +3,7 @@
 synthetic class takes to grade, at once and in shards merged (and that the tables agree).
 
     python3 tests/instructor/measure_grading.py sandbox [--rounds 3] [--students 6]
-    python3 tests/instructor/measure_grading.py class --students 20 --puzzles p01,p02,p03,p04,p05 [--shards 4]
+    python3 tests/instructor/measure_grading.py class --students 20 --puzzles p01,p02,p03,p04,p05 [--shards 4] [--timeout 120]
 
 Not a test: it prints numbers. It grades with the build of PUZZLES_BUILD_DIR (default build/default).
 """
@@ -86,7 +86,7 @@ def class_time(args):
     from course import specs
     puzzles = [specs.find(p)["id"] for p in puzzles]
     make_class(work / "class", args.students, puzzles)
-    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    jobs = (["--jobs", str(args.jobs)] if args.jobs else []) + (["--timeout", str(args.timeout)] if args.timeout else [])
     seconds, cells = grade(work / "class", work / "whole", *jobs)
     count = len(cells)
     print(f"machine: {machine()}")
@@ -132,6 +132,9 @@ def main():
     c.add_argument("--puzzles", default="p01,p02,p03,p04,p05")
     c.add_argument("--shards", type=int, default=4)
     c.add_argument("--jobs", type=int, default=0)
+    c.add_argument("--timeout", type=int, default=0,
+                   help="the checkers' time limit per launch: give a generous one on a busy machine, where "
+                        "a launch's wall-clock time depends on the load")
     args = parser.parse_args()
     sandbox_cost(args) if args.what == "sandbox" else class_time(args)
 
