@@ -103,6 +103,7 @@ class Bubblewrap:
         self.hidden = [Path(p).resolve() for p in hidden]
         self.gpu = gpu
         self.version = ""
+        self.disable_userns = False
         self._uids = queue.Queue()
         for slot in range(max(1, jobs) + 1):  # + 1: the preflight
             self._uids.put(UID_BASE + slot if self.root else os.getuid())
@@ -129,6 +130,8 @@ class Bubblewrap:
                 "(sudo apt-get install -y bubblewrap), or grade without a sandbox, knowingly, with --no-sandbox.")
         done = subprocess.run([self.bwrap, "--version"], capture_output=True, text=True)
         self.version = done.stdout.strip().split()[-1] if done.returncode == 0 and done.stdout.strip() else "?"
+        helped = subprocess.run([self.bwrap, "--help"], capture_output=True, text=True)
+        self.disable_userns = "--disable-userns" in helped.stdout + helped.stderr  # bubblewrap 0.8 and later
         with self.slot() as slot:
             slot.prepare(scratch)
             command, env = slot.wrap(["sh", "-c", "test -w ."], scratch, 10, {})
@@ -166,7 +169,8 @@ class _Slot:
         args = [s.bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
                 "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "grading"]
         if not s.root:
-            args += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
+            args += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+            args += ["--disable-userns"] if s.disable_userns else []
         for top in MERGED_USR:
             if os.path.islink(top):
                 args += ["--symlink", os.readlink(top), top]
