@@ -169,6 +169,19 @@ def without_instructor_presets(text):
     return json.dumps(presets, indent=2) + "\n", sorted(gone)
 
 
+def without_empty_sections(lines):
+    """mkdocs.yml's lines without a nav section ("- Title:") whose pages have all gone."""
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\s*)- [^:]+:\s*$", line)
+        if m:
+            following = next((n for n in lines[i + 1:] if n.strip()), "")
+            if len(following) - len(following.lstrip()) <= len(m.group(1)):
+                continue
+        out.append(line)
+    return out
+
+
 def plan(root, keep_broken):
     """What the handout holds, what it leaves out and what it changes; checked for solutions."""
     result = Plan()
@@ -213,7 +226,7 @@ def plan(root, keep_broken):
     if "mkdocs.yml" in result.files and gone_pages:
         lines = (root / "mkdocs.yml").read_text(encoding="utf-8").splitlines(keepends=True)
         kept = [line for line in lines if not any(re.search(rf"[\s:]{re.escape(p)}\s*$", line) for p in gone_pages)]
-        change("mkdocs.yml", "".join(kept))
+        change("mkdocs.yml", "".join(without_empty_sections(kept)))
     leave_out_solutions(root, result)
     return result
 
