@@ -474,7 +474,8 @@ void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_
     std::uintptr_t word = shared_lo_ + 4 * i;
     // The copy may land from now on: an earlier read by a wgmma still in flight, or by a
     // bulk store not waited for, loses its data.
-    if (tag.wgmma_warpgroup && tag.wgmma_group >= worker_->sync().warpgroup_async[tag.wgmma_warpgroup - 1u].retired)
+    if (tag.wgmma_warpgroup &&
+        tag.wgmma_group >= worker_->sync().retired_known_to(issuer.linear, tag.wgmma_warpgroup - 1u))
       async_finding(Finding::AsyncUse::wgmma_reading, word, 4, true, site, issuer, (tag.wgmma_warpgroup - 1u) * 128,
                     tag.site);
     tag = AsyncTag{};

@@ -114,6 +114,8 @@ class AccessChecks {
 
   // True when [a, a + size) lies in one of the kernel's shared variables or its dynamic
   // shared memory (of any size the launch may ask for).
+  // The lowest host address of the kernel's shared memory (0 when it has none).
+  std::uintptr_t shared_low() const { return shared_lo_; }
   bool in_shared_memory(std::uintptr_t a, unsigned size) const {
     const Region* r = region_of(a);
     return r && a + size <= r->end;
