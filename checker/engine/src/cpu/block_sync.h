@@ -90,6 +90,9 @@ struct BlockSync {
   // thread issues into shared memory that a wgmma group it does not know finished may
   // still read is a race, however the threads happened to be scheduled.
   std::vector<std::vector<std::uint32_t>> known_retired;
+  // Lands the tensor copies in flight that some blocked thread waits for, when nothing else
+  // can run: a copy always lands in the end. Set by the first tensor copy of the block.
+  void (*land_awaited_copies)() = nullptr;
   // Per thread: bulk (TMA store) groups committed and waited for.
   std::vector<std::uint32_t> bulk_committed, bulk_retired;
 
@@ -108,6 +111,7 @@ struct BlockSync {
     for (NamedBarrier& b : named) b = NamedBarrier{};
     mbarriers.clear();
     copies.clear();
+    land_awaited_copies = nullptr;
     unsigned groups = (threads + 127) / 128;
     warpgroups.assign(groups, WarpgroupMeeting{});
     warpgroup_async.assign(groups, WarpgroupAsync{});

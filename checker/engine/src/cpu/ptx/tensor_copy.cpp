@@ -115,6 +115,7 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
                         lane.site, *lane.thread);
   w.sync().copies.push_back(std::move(copy));
   barrier.copies.push_back(w.sync().copies.size() - 1);
+  w.sync().land_awaited_copies = &land_awaited_copies;
   if (w.plan().options.order == engine::ThreadOrder::reverse) land_copies(barrier);
 }
 
@@ -163,6 +164,11 @@ void land_copies(MBarrier& b) {
     c = PendingTensorCopy{};
     complete_transaction(b, bytes);
   }
+}
+
+void land_awaited_copies() {
+  for (auto& [address, barrier] : worker().sync().mbarriers)
+    if (!barrier.waiting.empty() && !barrier.copies.empty()) land_copies(barrier);
 }
 
 void run_tensor_copy(Lane& lane, const ptx::Instruction& in) {
