@@ -263,6 +263,7 @@ PuzzleSpec read(const SpecReader& r) {
 
   // Every formula must evaluate at the worked example, so a typo fails at once.
   Variables v = s.variables(s.cases.worked);
+  v["SMS"] = 1;  // launch formulas may size a grid by the device
   auto check = [&](const std::string& formula, const std::string& field) {
     try {
       evaluate(formula, v);
@@ -318,8 +319,9 @@ std::string PuzzleSpec::tensor_map_problem(const Dims& d) const {
   return "";
 }
 
-engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d) const {
+engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d, const engine::DeviceLimits& device) const {
   Variables v = variables(d);
+  v["SMS"] = static_cast<double>(device.multiprocessors);
   auto dim3_of = [&](const std::vector<std::string>& formulas) {
     unsigned xyz[3] = {1, 1, 1};
     for (std::size_t i = 0; i < formulas.size(); ++i) {

@@ -125,7 +125,8 @@ struct PuzzleSpec {
 
   // The constants and the problem size (m, n, k and the size parameter's own name).
   Variables variables(const Dims& d) const;
-  engine::LaunchConfig launch_for(const Dims& d) const;
+  // The launch on a device: its formulas may also use SMS, the device's multiprocessors.
+  engine::LaunchConfig launch_for(const Dims& d, const engine::DeviceLimits& device) const;
   // "blocks of 16 × 16 threads, a grid of ceil(n / 16) × ceil(n / 16) blocks"
   std::string launch_words() const;
   // Global loads one thread may make; 0 when the puzzle sets no budget.
