@@ -329,8 +329,12 @@ CUDA_CPU_CG_UNSUPPORTED_FUNCTION(memcpy_async,
                                  "cooperative_groups::memcpy_async is not supported on the CPU backend (use "
                                  "cuda::memcpy_async with a cuda::pipeline, or __pipeline_memcpy_async)")
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(wait, "cooperative_groups::wait (of memcpy_async) is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(wait_prior,
-                                 "cooperative_groups::wait_prior (of memcpy_async) is not supported on the CPU backend")
+template <unsigned int N, typename... A>
+inline int wait_prior(A&&...) {
+  static_assert(details::always_false<A...>::value,
+                "cooperative_groups::wait_prior (of memcpy_async) is not supported on the CPU backend");
+  return 0;
+}
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(invoke_one, "cooperative_groups::invoke_one is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(invoke_one_broadcast,
                                  "cooperative_groups::invoke_one_broadcast is not supported on the CPU backend")
