@@ -207,7 +207,7 @@ TEST_CASE("bf16: float -> bf16 in all four rounding modes for every high half an
     }
 }
 
-TEST_CASE("bf16: bf16 -> float is exact and keeps NaN payloads; double -> bf16 rounds once") {
+TEST_CASE("bf16: bf16 -> float is exact and keeps NaN payloads, and double -> bf16 rounds once") {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const float f = __bfloat162float(bf(static_cast<std::uint16_t>(h)));
     REQUIRE(float_bits(f) == h << 16);
@@ -444,7 +444,7 @@ TEST_CASE("bf16: htrunc, hceil, hfloor, hrint and the __half conversions for eve
   }
 }
 
-TEST_CASE("bf16: __nv_bfloat162 functions act lane by lane; C++ conversions and operators as cuda_bf16.hpp") {
+TEST_CASE("bf16: __nv_bfloat162 functions act lane by lane, and C++ conversions and operators follow cuda_bf16.hpp") {
   const __nv_bfloat162 a = __floats2bfloat162_rn(1.5f, -2.0f), b = __float2bfloat162_rn(0.25f);
   CHECK(bits(__low2bfloat16(__hadd2(a, b))) == bits(__hadd(bf(0x3FC0), bf(0x3E80))));
   CHECK(bits(__high2bfloat16(__hmul2(a, b))) == 0xBF00);

@@ -67,7 +67,7 @@ BACKEND_TEST("cuda::pipeline: a double-buffered copy through shared memory is cl
   }
 }
 
-BACKEND_TEST("cuda::memcpy_async: every form copies the same bytes; pieces of 4 bytes or more are asynchronous") {
+BACKEND_TEST("cuda::memcpy_async: every form copies the same bytes, and pieces of 4 bytes or more are asynchronous") {
   auto kernel = engine::Kernel<void(const float*, float*, int*, int*)>(k::cpu_pipeline_forms(), k::gpu_pipeline_forms());
   const std::vector<float> in = ramp(32 * 16);
   DeviceArray<float> d_in(backend, in.size(), "in"), out(backend, in.size(), "out");
