@@ -63,12 +63,14 @@ def derive(change):
         raise NotApplied("the patch program is not installed (Debian package patch)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / f"{change.name}.cu"
-        done = subprocess.run([patch, "--fuzz=0", "--batch", "--silent", "--reject-file=-",
+        done = subprocess.run([patch, "--fuzz=0", "--batch", "--reject-file=-",
                                "--no-backup-if-mismatch", "-o", str(out), str(change.solution),
                                "-i", str(change.path)],
                               capture_output=True, text=True)
         if done.returncode != 0:
-            words = " ".join((done.stdout + done.stderr).split()) or f"patch exited with status {done.returncode}"
+            said = [line for line in (done.stdout + done.stderr).splitlines() if not line.startswith("patching file")]
+            words = "; ".join(line.strip() for line in said if line.strip()) or \
+                f"patch exited with status {done.returncode}"
             raise NotApplied(words)
         code = out.read_text(encoding="utf-8")
     text = change.path.read_text(encoding="utf-8")
