@@ -140,7 +140,8 @@ def update_files(docs_dir, specs):
     """Rewrite the generated blocks of every page (and of the README) from the specs and the committed
     runs, and add a configuration block to a puzzle page that has none. Returns the pages changed."""
     changed = []
-    for page in markdown_pages(docs_dir) + [README]:
+    readme = [README] if (Path(docs_dir) / README).is_file() else []
+    for page in markdown_pages(docs_dir) + readme:
         path = Path(docs_dir) / page
         text = path.read_text(encoding="utf-8")
         new, _ = site_facts.regenerate(page, text, specs)
