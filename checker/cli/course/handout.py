@@ -19,25 +19,26 @@ and tests/broken/ unless the instructor kept it). The tests and benchmarks that 
 this file and skip, saying why.
 """
 
-TOOLS = "the instructors' tools (grade, handout)"
+TOOLS = "the instructors' tools (grade, handout, tune)"
 # Left out of every handout: (path, why). A folder ends with "/".
 LEFT_OUT = [
     ("solutions/", "the reference solutions"),
-    ("bench/tuning/", "the tuning harness: the reference solutions with other tile sizes"),
+    ("bench/tuning/", "the tuning files: other values of the reference solutions' constants"),
     ("bench/gpu_run.sh", "the GPU test run, which runs the reference solutions"),
     ("tests/instructor/", "the instructors' tests"),
     ("checker/grading/", TOOLS),
     ("checker/cmake/GradingExport.cmake", TOOLS),
     ("checker/cli/commands/grade.py", TOOLS),
     ("checker/cli/commands/handout.py", TOOLS),
+    ("checker/cli/commands/tune.py", TOOLS),
     ("docs/instructors.md", "the instructors' guide"),
     ("docs/dev/grading.md", "grading's design notes"),
 ]
 BROKEN = ("tests/broken/", "broken kernels: each is a change to a solution")
 # (pattern, why, how the summary names the files it matches)
 LEFT_OUT_PATTERNS = [
-    (re.compile(r"^checker/cli/course/(grading|handout)\w*\.py$"), TOOLS,
-     "checker/cli/course/grading*.py and handout*.py"),
+    (re.compile(r"^checker/cli/course/(grading|handout|tuning)\w*\.py$"), TOOLS,
+     "checker/cli/course/grading*.py, handout*.py and tuning.py"),
 ]
 # Never copied: what builds leave behind, and the command line's backups of kernels (which
 # would be the instructor's own).
