@@ -12,9 +12,11 @@ Two kinds of facts:
       <!-- END GENERATED -->
 
   `configuration` (on a puzzle page: kernel, launch, constants, sizes, limits, what a pass prints),
-  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at). The site
-  is built from the specs whatever the page holds; `checker/run docs --update` rewrites the
-  blocks in the files, and a page whose block is out of date fails the build and the tests.
+  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at); and the
+  blocks of figures, from the specs and the committed runs (speed_blocks.py, docs/dev/figures.md):
+  `puzzle-files`, `speed-summary`, `speed-puzzle(p06,p04)`, `measurements`, `log(PATH)`. The site
+  is built from them whatever the page holds; `checker/run docs --update` rewrites the blocks in
+  the files (README.md's too), and a page whose block is out of date fails the build and the tests.
 - Facts in the prose and in sample output (`[1/6] worked example, n = 4`, `Result: 6 of 6 cases
   passed`, the worked example's matrices, a load budget's message, `TILE = 16`, the page title):
   check_page() compares them with the spec.
