@@ -147,6 +147,13 @@ class RunFiles(unittest.TestCase):
         self.assertEqual(run_facts.figure("0.0136", "ms"), "0.014")
         self.assertEqual(run_facts.figure("26.0825", "ms"), "26.083")
 
+    def test_checker_run_bench_names_its_folder_by_date_and_gpu_model(self):
+        from commands import bench
+        self.assertEqual(bench.machine_slug("NVIDIA H100 80GB HBM3"), "h100")
+        self.assertEqual(bench.machine_slug("NVIDIA GeForce RTX 4090"), "rtx4090")
+        self.assertEqual(bench.machine_slug("Tesla"), "gpu")
+        self.assertTrue(run_facts.FOLDER.match(f"2026-11-24-{bench.machine_slug('NVIDIA A100-SXM4-40GB')}-2"))
+
     def test_the_current_run_is_the_newest_with_a_csv(self):
         root = fake_root()
         self.addCleanup(shutil.rmtree, root, ignore_errors=True)

@@ -62,8 +62,14 @@ def run(args):
 
 def machine_slug(gpu_name):
     """'NVIDIA H100 80GB HBM3' -> 'h100': the model, as a run folder names it."""
-    model = re.search(r"\b([A-Z]+\d+[A-Za-z]*)\b", gpu_name.replace("NVIDIA", ""))
-    return model.group(1).lower() if model else "gpu"
+    words = [w for w in gpu_name.split() if w not in ("NVIDIA", "GeForce", "Tesla")]
+    for i, word in enumerate(words):
+        if re.search(r"\d", word):
+            model = word.split("-")[0]
+            if model.isdigit() and i > 0:  # "RTX 4090"
+                model = words[i - 1] + model
+            return re.sub(r"[^a-z0-9]", "", model.lower()) or "gpu"
+    return "gpu"
 
 
 def new_run_folder(gpu_name):

@@ -44,7 +44,7 @@ def read(root, spec):
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError:
         raise TuningError(f"{shown} does not exist: it names the constants of checker/specs/{spec['id']}.json "
-                          "to sweep (docs/dev/spec.md)")
+                          "to sweep (bench/tuning/README.md)")
     except json.JSONDecodeError as error:
         raise TuningError(f"{shown}:{error.lineno}: not JSON: {error.msg}")
     constants = spec.get("constants", {})
