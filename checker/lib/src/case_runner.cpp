@@ -81,6 +81,12 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
     }
   }
   DeviceCase device(backend_, spec_, c.dims, p);
+  try {
+    device.args.encode_maps(backend_, spec_, c.dims);
+  } catch (const engine::Error& e) {
+    outcome.launch.rejected = e.what();  // the driver's refusal of a map the spec asks for
+    return outcome;
+  }
 
   std::vector<engine::ThreadOrder> orders = orders_for(c, index);
   for (std::size_t o = 0; o < orders.size(); ++o) {

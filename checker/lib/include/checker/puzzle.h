@@ -27,7 +27,7 @@ struct Dims {
 };
 
 // What a kernel parameter stands for; told by its name in the spec's signature.
-enum class ParamRole { a, b, c, size, m, n, k, alpha, beta };
+enum class ParamRole { a, b, c, size, m, n, k, alpha, beta, a_map, b_map };
 
 struct KernelParam {
   std::string type;  // "const float*", "int"
@@ -75,6 +75,21 @@ struct PuzzleSpec {
   Epilogue epilogue = Epilogue::none;
 
   std::map<std::string, long long> constants;  // as the kernel file defines them
+
+  // A TMA tensor map the kernel takes (a const __grid_constant__ CUtensorMap parameter),
+  // which the checker encodes with cuTensorMapEncodeTiled for the case's matrix: a row-major
+  // matrix as a 2-D tensor {columns, rows}, boxes of box[0] columns x box[1] rows (formulas),
+  // with a 0, 32, 64 or 128-byte swizzle; zeros outside the matrix.
+  struct TensorMapParam {
+    std::string param;               // "a_map"
+    char matrix = 'a';               // 'a' or 'b'
+    std::vector<std::string> box;    // columns, rows
+    unsigned swizzle_bytes = 128;
+  };
+  std::vector<TensorMapParam> tensor_maps;
+  // The driver's rule for the maps: every row of a and b a multiple of 16 bytes. Empty when the
+  // case has no tensor maps or meets it; otherwise what is wrong, in the size's words.
+  std::string tensor_map_problem(const Dims& d) const;
 
   struct Launch {
     std::vector<std::string> block, grid;  // formulas, x first

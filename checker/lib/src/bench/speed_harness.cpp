@@ -147,6 +147,7 @@ class ShapeBench {
   double launch(const engine::KernelImage& image, const InputCopy& copy) {
     KernelArgs args{copy.a->get(), copy.b->get(), copy.c->get(), static_cast<int>(dims_.m),
                     static_cast<int>(dims_.n), static_cast<int>(dims_.k), problem_.alpha, problem_.beta};
+    args.encode_maps(gpu_, spec_, dims_);  // on the host, outside the timed launch
     std::vector<void*> pointers = args.pointers(spec_);
     engine::RunOptions run;
     run.timeout_seconds = 60;  // a correct kernel at 4096³ takes milliseconds; this only ends a hang
