@@ -158,7 +158,7 @@ def speed_puzzle(run, specs, ids, source):
 def measurements(run, specs, source):
     info = run.info
     lines = [f"{run.device}, driver {info['driver']}, CUDA {info['cuda']}, {run.date}: `{source}`.", "",
-             "| puzzle | kernel | m × n × k | ms | TFLOP/s | % of cuBLAS | cuBLAS TFLOP/s |",
+             "| puzzle | m × n × k | kernel | ms | TFLOP/s | % of cuBLAS | cuBLAS TFLOP/s |",
              "|---|---|---|---|---|---|---|"]
     for row in run.rows:
         if row["cublas"] == "1" and row["implementation"] == row["baseline"]:
