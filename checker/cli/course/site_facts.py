@@ -12,9 +12,11 @@ Two kinds of facts:
       <!-- END GENERATED -->
 
   `configuration` (on a puzzle page: kernel, launch, constants, sizes, limits, what a pass prints),
-  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at). The site
-  is built from the specs whatever the page holds; `checker/run docs --update` rewrites the
-  blocks in the files, and a page whose block is out of date fails the build and the tests.
+  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at); and the
+  blocks of figures, from the specs and the committed runs (speed_blocks.py, docs/dev/figures.md):
+  `puzzle-files`, `speed-summary`, `speed-puzzle(p06,p04)`, `measurements`, `log(PATH)`. The site
+  is built from them whatever the page holds; `checker/run docs --update` rewrites the blocks in
+  the files (README.md's too), and a page whose block is out of date fails the build and the tests.
 - Facts in the prose and in sample output (`[1/6] worked example, n = 4`, `Result: 6 of 6 cases
   passed`, the worked example's matrices, a load budget's message, `TILE = 16`, the page title):
   check_page() compares them with the spec.
@@ -25,9 +27,10 @@ import ast
 import math
 import re
 
-BEGIN = re.compile(r"<!-- BEGIN GENERATED (\w+)(?::[^>]*)? -->\n")
+KIND = r"([\w-]+(?:\([^)\n]*\))?)"  # configuration, speed-puzzle(p06,p04), log(docs/dev/runs/...)
+BEGIN = re.compile(r"<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n")
 END = "<!-- END GENERATED -->"
-BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\w+)(?::[^>]*)? -->\n)(.*?)(" + re.escape(END) + ")", re.S)
+BLOCK = re.compile(r"(<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n)(.*?)(" + re.escape(END) + ")", re.S)
 PUZZLE_PAGE = re.compile(r"^(p\d\d_\w+)\.md$")
 
 
@@ -294,10 +297,14 @@ def bench_table(specs):
 
 
 def render_block(kind, page, specs):
-    """The text of one generated block on a page (a path under docs/), or None for an unknown kind.
+    """The text of one generated block on a page (a path under docs/, or ../README.md), or None for an
+    unknown kind; ValueError when a figures block cannot be made (speed_blocks.BlockError).
     Blank lines around it keep every Markdown reader (GitHub's too) from joining it to the comments."""
     text = None
-    if kind == "puzzles":
+    from course import speed_blocks  # late: it reads the committed runs
+    if speed_blocks.handles(kind):
+        text = speed_blocks.render(kind, specs)[0]
+    elif kind == "puzzles":
         text = puzzles_table(specs)
     elif kind == "bench":
         text = bench_table(specs)
@@ -309,7 +316,10 @@ def render_block(kind, page, specs):
 
 def header(kind, page, specs):
     source = "checker/specs"
-    if kind == "configuration":
+    from course import speed_blocks
+    if speed_blocks.handles(kind):
+        source = speed_blocks.render(kind, specs)[1]
+    elif kind == "configuration":
         spec = spec_of_page(page, specs)
         source = f"checker/specs/{spec.id}.json" if spec else source
     return f"<!-- BEGIN GENERATED {kind}: from {source} by checker/run docs --update -->\n"
@@ -328,18 +338,30 @@ def regenerate(page, text, specs):
 
     def fresh(match):
         begin, kind, old = match.group(1), match.group(2), match.group(3)
-        new = render_block(kind, page, specs)
+        try:
+            new = render_block(kind, page, specs)
+            new_begin = header(kind, page, specs)
+        except ValueError as error:
+            problems.append(f"the generated block '{kind}' cannot be made: {error}")
+            return match.group(0)
         if new is None:
             problems.append(f"a generated block '{kind}' that nothing generates here "
-                            "(configuration, on a puzzle page; puzzles; bench)")
+                            "(configuration, on a puzzle page; puzzles; bench; puzzle-files; speed-summary; "
+                            "speed-puzzle(pNN); measurements; log(PATH))")
             return match.group(0)
-        new_begin = header(kind, page, specs)
         if old != new or begin != new_begin:
-            problems.append(f"the generated '{kind}' block is out of date with checker/specs: "
-                            "run checker/run docs --update")
+            source = new_begin.split(": from ", 1)[-1].split(" by ", 1)[0]
+            source = "checker/specs" if source.startswith("checker/specs") else source
+            problems.append(f"the generated '{kind}' block is out of date with {source}: "
+                            "run checker/run docs --update\n" + _diff(old, new))
         return new_begin + new + END
 
     return BLOCK.sub(fresh, text), problems
+
+
+def _diff(old, new):
+    import difflib
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), "on the page", "generated", n=1))
 
 
 def insert_configuration(text, spec, specs):
