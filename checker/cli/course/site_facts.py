@@ -56,7 +56,17 @@ class Spec:
         self.square = len(ints) == 1
         self.size_name = ints[0] if self.square else None
         self.output_name = next(name for kind, name in self.params if "*" in kind and "const" not in kind)
-        self.input_types = {name: _element(kind) for kind, name in self.params if "*" in kind and "const" in kind}
+        # "tensor_maps": {"a_map": {"matrix": "a", "box": [columns, rows], "swizzle": 128}}: the kernel
+        # takes a and b as TMA tensor maps of halves, which the checker encodes (spec.cpp, kernel_args.cpp).
+        self.tensor_maps = {name: data["tensor_maps"][name] for kind, name in self.params if "CUtensorMap" in kind}
+        self.input_types = {}
+        for kind, name in self.params:
+            if "*" in kind and "const" in kind:
+                self.input_types[name] = _element(kind)
+            elif name in self.tensor_maps:
+                self.input_types[self.tensor_maps[name]["matrix"]] = "__half"
+        self.requires_gpu = data.get("requires_gpu")
+        self.gpu_words = gpu_requirement_words(self.requires_gpu) if self.requires_gpu else None
 
     @property
     def page(self):
@@ -108,6 +118,19 @@ def _parameters(signature):
         cut = max(piece.rfind(" "), piece.rfind("*"), piece.rfind("&"))
         out.append((piece[:cut + 1].strip(), piece[cut + 1:].strip()))
     return out
+
+
+def gpu_requirement_words(arch):
+    """'sm_90a' -> 'a Hopper GPU (sm_90a: compute capability 9.0)', as the checker says it
+    (gpu_requirement_words in checker/lib/src/explain.cpp)."""
+    m = re.fullmatch(r"sm_(\d+)(a?)", arch)
+    if not m:
+        raise ValueError(f"requires_gpu is '{arch}': write sm_80, sm_90a, ...")
+    number = int(m.group(1))
+    family = "Hopper" if number >= 90 else "Ampere" if number >= 80 else ""
+    if m.group(2):
+        return f"a {family} GPU ({arch}: compute capability {number // 10}.{number % 10})"
+    return f"an {family} GPU or newer ({arch})"
 
 
 def _element(kind):
@@ -207,10 +230,14 @@ def configuration_table(spec):
         computes += " of `float`, row-major"
     else:
         inputs = " and ".join(f"{n} `{t}`" for n, t in spec.input_types.items())
+        if spec.tensor_maps:
+            inputs += " (as the tensor maps " + " and ".join(f"`{name}`" for name in spec.tensor_maps) + ")"
         computes += f", row-major: {inputs}, {spec.output_name} `float`"
     if spec.data.get("b_is_transpose_of_a"):
         computes += "; the checker fills b with aᵀ"
     rows.append(("Computes", computes))
+    if spec.gpu_words:
+        rows.append(("Runs on", f"the CPU backend on any machine; the GPU backend on {spec.gpu_words}"))
 
     block = spec.launch["block"]
     block_values = [spec.formula_words(f) for f in block]
@@ -235,6 +262,8 @@ def configuration_table(spec):
     if consts:
         rows.append(("Constants" if len(consts) > 1 else "Constant",
                      ", ".join(f"`{name} = {value}`" for name, value in consts.items())))
+    for name, tensor_map in spec.tensor_maps.items():
+        rows.append((f"Tensor map `{name}`", tensor_map_words(spec, tensor_map)))
 
     cases = spec.cases
     sizes = f"worked example {spec.size_words(cases['worked'])}; random matrices at "
@@ -273,6 +302,21 @@ def configuration_table(spec):
 
 
 _PROSE = {"Global loads", "Bank conflicts", "Sectors per request"}
+
+
+def tensor_map_words(spec, tensor_map):
+    """One tensor map as the checker encodes it (checker/lib/src/kernel_args.cpp): the row-major
+    matrix as a 2-D tensor {columns, rows}, its box, its swizzle, and the driver's rule for rows."""
+    matrix = tensor_map["matrix"]
+    columns, rows = ("k", "m") if matrix == "a" else ("n", "k")
+    box = [_number(evaluate(f, {n: float(v) for n, v in spec.constants.items()})) for f in tensor_map["box"]]
+    words = f"{matrix} as {columns} columns × {rows} rows; boxes of {_times(box)} halves (columns × rows"
+    words += ")" if box == tensor_map["box"] else f": {_times(tensor_map['box'])})"
+    swizzle = tensor_map["swizzle"]
+    words += f", {swizzle}-byte swizzle" if swizzle else ", no swizzle"
+    words += f"; zeros where a box leaves {matrix}; {columns} a multiple of 8, so that each row of {matrix} " \
+             "is a multiple of 16 bytes"
+    return words
 
 
 def puzzles_table(specs):
