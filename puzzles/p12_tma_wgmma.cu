@@ -158,7 +158,7 @@ matmul_tma_wgmma(const __grid_constant__ CUtensorMap a_map, const __grid_constan
     if (threadIdx.x == 128) {
       for (int s = 0; s < steps; ++s) {
         const int stage = s % STAGES, use = s / STAGES;
-        // FILL ME IN (about 5 lines): wait until this stage is empty (parity: see the header),
+        // FILL ME IN (roughly 5 lines): wait until this stage is empty (parity: see the header),
         // announce the bytes that the copies will bring on full[stage], then copy a's BM x BK
         // box at column s * BK, row row0, and BN / 64 boxes of b (64 x BK each, at column
         // col0 + 64 j, row s * BK) into the stage, all completing full[stage].
@@ -173,7 +173,7 @@ matmul_tma_wgmma(const __grid_constant__ CUtensorMap a_map, const __grid_constan
     const int stage = s % STAGES;
     const __half* a_tile = a_tiles + stage * BM * BK;
     const __half* b_tile = b_tiles + stage * (BN / 64) * BK * 64;
-    // FILL ME IN (about 12 lines): wait until the stage is full; wgmma_fence(); for each
+    // FILL ME IN (roughly 12 lines): wait until the stage is full; wgmma_fence(); for each
     // 16-wide slice kk of k, two wgmma_m64n128k16 (top and bottom 64 rows of a) with
     // descriptors of a_tile and b_tile (accumulate = s > 0 || kk > 0); wgmma_commit(); then
     // give back the stage of step s - 1, once no wgmma still reads it.

@@ -166,7 +166,7 @@ __device__ __forceinline__ void store_tile(const float (&d)[128], float* c, int 
 // Tile t's row and column of tiles, in groups of GROUP_M tile rows: down a group's rows first,
 // then to its next column, so that the tiles in flight at once reuse a's rows and b's columns.
 __device__ __forceinline__ void tile_position(int t, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
-  // FILL ME IN (4 lines): this is row-major order (along a row of tiles first): correct, and
+  // FILL ME IN (roughly 4 lines): this is row-major order (along a row of tiles first): correct, and
   // slower at large sizes, because the tiles in flight at once share less of a and b in L2.
   tile_row = t / tiles_n;
   tile_col = t % tiles_n;
@@ -196,14 +196,14 @@ matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map, const __grid_
   __syncthreads();
 
   if (warpgroup == 0) {
-    // FILL ME IN (about 15 lines): give registers away (all 128 threads), then thread 0 walks
+    // FILL ME IN (roughly 15 lines): give registers away (all 128 threads), then thread 0 walks
     // the block's tiles (t = blockIdx.x, blockIdx.x + gridDim.x, ...) and, for each step along
     // k, waits until stage step % STAGES is empty, announces its bytes, and copies a's BM x BK
     // box and BN / 64 boxes of b into it. One counter `step` over all tiles.
     return;
   }
 
-  // FILL ME IN (1 line): take the registers the producer gave away.
+  // FILL ME IN (roughly 1 line): take the registers the producer gave away.
   const int consumer = warpgroup - 1;
   float d[128] = {};
   int step = 0;
@@ -214,12 +214,12 @@ matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map, const __grid_
       const int stage = step % STAGES;
       const __half* a_rows = a_tiles + stage * BM * BK + consumer * 64 * BK;
       const __half* b_tile = b_tiles + stage * (BN / 64) * BK * 64;
-      // FILL ME IN (about 8 lines): wait until the stage is full; four wgmma_m64n256k16 on this
+      // FILL ME IN (roughly 8 lines): wait until the stage is full; four wgmma_m64n256k16 on this
       // consumer's 64 rows (accumulate = s > 0 || kk > 0); commit; then release the previous
       // step's stage once no wgmma reads it.
       (void)a_rows, (void)b_tile;
     }
-    // FILL ME IN (2 lines): wait for this tile's last wgmmas and release its last stage.
+    // FILL ME IN (roughly 2 lines): wait for this tile's last wgmmas and release its last stage.
     store_tile(d, c, m, n, tile_row * BM + consumer * 64, tile_col * BN);
   }
 }

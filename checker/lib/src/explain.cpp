@@ -341,6 +341,7 @@ std::string async_proxy(const Finding& f, const Style& st, bool first) {
       s = "the wgmma of " + f.where.str() + at_line(f.at) + " reads " + elem + " with a descriptor of " +
           words(f.swizzle_read) + ", but the tensor copy issued by " + other + " wrote it with " +
           words(f.swizzle_written);
+      if (!first) return s;
       return st.bold("Descriptor and tensor map disagree") + ": " + s +
              ".\nFix: the descriptor's layout (bits 62-63: 1 for 128-byte, 2 for 64-byte, 3 for 32-byte swizzles) must be "
              "the swizzle of the tensor map that filled the tile.\nThe kernel was stopped.";
