@@ -386,10 +386,44 @@ PuzzleSpec parse_spec(const std::string& json_text, const std::string& file_name
   }
 }
 
+namespace {
+
+// Set by override_constants() before the table is first read: puzzle id -> constant -> value.
+std::map<std::string, std::map<std::string, long long>>& constant_overrides() {
+  static std::map<std::string, std::map<std::string, long long>> overrides;
+  return overrides;
+}
+bool table_built = false;
+
+}  // namespace
+
+std::string override_constants(const std::string& id, const std::map<std::string, long long>& values) {
+  if (values.empty()) return "";
+  if (table_built) return "the constants of " + id + " were overridden after the specs were read";
+  constant_overrides()[id] = values;
+  for (const PuzzleSpec& p : puzzle_table()) {
+    if (p.id != id) continue;
+    for (const auto& [name, value] : values) {
+      (void)value;
+      if (!p.constants.count(name))
+        return "this checker was built with the constant " + name + ", which " + id + "'s spec does not have";
+    }
+    return "";
+  }
+  return "this checker was built for the puzzle " + id + ", which no spec describes";
+}
+
 const std::vector<PuzzleSpec>& puzzle_table() {
   static const std::vector<PuzzleSpec> table = [] {
     std::vector<PuzzleSpec> t;
-    for (const EmbeddedSpec& e : embedded_specs()) t.push_back(parse_spec(e.text, e.file));
+    for (const EmbeddedSpec& e : embedded_specs()) {
+      t.push_back(parse_spec(e.text, e.file));
+      auto o = constant_overrides().find(t.back().id);
+      if (o == constant_overrides().end()) continue;
+      for (const auto& [name, value] : o->second)  // only the spec's own constants (checked above)
+        if (t.back().constants.count(name)) t.back().constants[name] = value;
+    }
+    table_built = true;
     std::sort(t.begin(), t.end(), [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.number < b.number; });
     return t;
   }();

@@ -143,6 +143,10 @@ struct PuzzleSpec {
 const std::vector<PuzzleSpec>& puzzle_table();
 // The spec with this id; throws engine::Error if there is none.
 const PuzzleSpec& find_puzzle(const std::string& id);
+// Before the table is first read: the puzzle's constants take these values instead of its spec's
+// (a checker built for a tuning variant, whose kernel file defines them so: checker/run tune), so
+// that the launch formulas, the budgets and the words use them. "" or what is wrong.
+std::string override_constants(const std::string& id, const std::map<std::string, long long>& values);
 // Parses one spec file's text; throws engine::Error naming the file and the field.
 PuzzleSpec parse_spec(const std::string& json_text, const std::string& file_name);
 
