@@ -131,7 +131,7 @@ class Translator {
       f.index = element_at(r.byte_offset, element);
       f.buffer_elements = static_cast<long long>(bytes / element);
     }
-    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy) {
+    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy || r.kind == FindingKind::async_proxy) {
       f.other = coord(r.block, r.other_thread);
       f.other_is_write = r.other_is_write;
       if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
