@@ -17,17 +17,17 @@ import zipfile
 
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
-from course import grading  # noqa: E402  (support puts checker/cli on the path)
+from course import broken_kernels, grading  # noqa: E402  (support puts checker/cli on the path)
 from course.grading_report import compile_error_words, failure_words
 from course.grading_submissions import MAX_SOURCE_BYTES, Refused, read_class
 
-BROKEN = ROOT / "tests" / "broken"
+BROKEN = {c.name: c for c in broken_kernels.changes(ROOT)}
 PUZZLES = ["p01_naive", "p04_tiled", "p05_single_block_aat"]
 
 
 def trailer(name):
     """A broken kernel's first '// Expect:' line, and whether it needs instrumented kernels."""
-    text = (BROKEN / f"{name}.cu").read_text(encoding="utf-8")
+    text = broken(name)
     expect = re.search(r"^// Expect: (.*)$", text, re.M).group(1)
     return expect, "// Needs: instrumented kernels" in text
 
@@ -41,7 +41,8 @@ def stub(puzzle):
 
 
 def broken(name):
-    return (BROKEN / f"{name}.cu").read_text(encoding="utf-8")
+    """The broken kernel as a student would hand it in: its change applied to its solution."""
+    return broken_kernels.derive(BROKEN[name])
 
 
 class GradeClass(unittest.TestCase):
@@ -327,13 +328,12 @@ class Summaries(unittest.TestCase):
                        r"unwritten output|wrong values|too many global loads|result depends on thread order)")
 
     def test_every_corpus_finding_has_words_with_its_lines(self):
-        files = sorted(BROKEN.glob("p*.cu"))
-        self.assertGreater(len(files), 0)
-        for path in files:
-            expect, _ = trailer(path.stem)
+        self.assertGreater(len(BROKEN), 0)
+        for name in sorted(BROKEN):
+            expect, _ = trailer(name)
             if not re.match(r"^[A-Z][\w -]+(:| in block | in thread )", expect):
                 continue  # a fragment of a line ("8-way"): the output's own line is not known here
-            with self.subTest(kernel=path.name):
+            with self.subTest(kernel=name):
                 words = failure_words(expect)
                 self.assertRegex(words, self.KNOWN)
                 lines = set(re.findall(r"\bat line (\d+)", expect.split(", but ")[0]))

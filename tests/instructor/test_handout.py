@@ -13,7 +13,7 @@ import unittest
 
 from support import ROOT, checker_run, main, work_dir
 
-from course import handout, specs  # noqa: E402  (support puts checker/cli on the path)
+from course import broken_kernels, handout, specs  # noqa: E402  (support puts checker/cli on the path)
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -124,8 +124,13 @@ class HandoutContents(unittest.TestCase):
     def test_keep_broken_keeps_the_corpus(self):
         work, copy, status, out, err = make_handout("handout-keep-broken", "--keep-broken")
         self.assertEqual(status, 0, err)
-        for path in (ROOT / "tests" / "broken").glob("*.cu"):
-            self.assertEqual((copy / "tests" / "broken" / path.name).read_bytes(), path.read_bytes())
+        changes = broken_kernels.changes(ROOT)
+        self.assertTrue(changes)
+        for change in changes:
+            with self.subTest(change=change.name):
+                self.assertEqual((copy / "tests" / "broken" / f"{change.name}.cu").read_text(encoding="utf-8"),
+                                 broken_kernels.derive(change))
+        self.assertEqual(list((copy / "tests" / "broken").glob("*.patch")), [], "a change quotes its solution")
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -19,27 +19,28 @@ and tests/broken/ unless the instructor kept it). The tests and benchmarks that 
 this file and skip, saying why.
 """
 
-TOOLS = "the instructors' tools (grade, handout)"
+TOOLS = "the instructors' tools (grade, handout, tune)"
 # Left out of every handout: (path, why). A folder ends with "/".
 LEFT_OUT = [
     ("solutions/", "the reference solutions"),
-    ("bench/tuning/", "the tuning harness: the reference solutions with other tile sizes"),
+    ("bench/tuning/", "the tuning files: other values of the reference solutions' constants"),
     ("bench/gpu_run.sh", "the GPU test run, which runs the reference solutions"),
     ("tests/instructor/", "the instructors' tests"),
     ("checker/grading/", TOOLS),
     ("checker/cmake/GradingExport.cmake", TOOLS),
     ("checker/cli/commands/grade.py", TOOLS),
     ("checker/cli/commands/handout.py", TOOLS),
+    ("checker/cli/commands/tune.py", TOOLS),
     ("docs/instructors.md", "the instructors' guide"),
     ("docs/instructors/", "the instructors' guide"),
     ("checker/cli/commands/classroom.py", TOOLS),
     ("docs/dev/grading.md", "grading's design notes"),
 ]
-BROKEN = ("tests/broken/", "broken kernels: each is a solution with one mistake")
+BROKEN = ("tests/broken/", "broken kernels: each is a change to a solution")
 # (pattern, why, how the summary names the files it matches)
 LEFT_OUT_PATTERNS = [
-    (re.compile(r"^checker/cli/course/(grading|handout)\w*\.py$"), TOOLS,
-     "checker/cli/course/grading*.py and handout*.py"),
+    (re.compile(r"^checker/cli/course/(grading|handout|tuning)\w*\.py$"), TOOLS,
+     "checker/cli/course/grading*.py, handout*.py and tuning.py"),
 ]
 # Never copied: what builds leave behind, and the command line's backups of kernels (which
 # would be the instructor's own).
@@ -197,6 +198,8 @@ def plan(root, keep_broken):
     if not any(n.startswith("puzzles/") for n in result.files):
         raise HandoutError("the course has no puzzles/ folder to hand out")
     hand_out_stubs(root, result)
+    if keep_broken:
+        write_out_broken_kernels(root, result)
 
     def change(name, text):
         if text != (root / name).read_text(encoding="utf-8"):
@@ -229,6 +232,28 @@ def plan(root, keep_broken):
         change("mkdocs.yml", "".join(without_empty_sections(kept)))
     leave_out_solutions(root, result)
     return result
+
+
+def write_out_broken_kernels(root, result):
+    """tests/broken holds changes to the solutions; a handout has none, so each change goes as the
+    kernel it makes (and the change itself, which quotes a solution, stays out)."""
+    from course import broken_kernels
+    changes = [c for c in broken_kernels.changes(root)
+               if c.path.relative_to(root).as_posix() in result.files]
+    for c in changes:
+        name = c.path.relative_to(root).as_posix()
+        del result.files[name]
+        try:
+            text = broken_kernels.derive(c)
+        except broken_kernels.NotApplied as error:
+            raise HandoutError(f"{name} does not apply to its solution ({error}); fix it, or make the "
+                               "handout without --keep-broken.")
+        kernel = f"{broken_kernels.FOLDER}/{c.name}.cu"
+        result.files[kernel] = c.path
+        result.changed[kernel] = (text, c.path)
+    if changes:
+        result.notes.append(f"{broken_kernels.FOLDER}/: each change written out as the kernel it makes "
+                            f"({len(changes)} kernels; the changes quote the solutions)")
 
 
 def hand_out_stubs(root, result):
