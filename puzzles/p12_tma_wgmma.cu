@@ -180,6 +180,6 @@ matmul_tma_wgmma(const __grid_constant__ CUtensorMap a_map, const __grid_constan
     (void)a_tile, (void)b_tile;
   }
   wgmma_wait<0>();
-  store_tile(top, c, m, n, row0, col0);
-  store_tile(bottom, c, m, n, row0 + 64, col0);
+  // FILL ME IN (roughly 2 lines): store both 64-row halves of the tile with store_tile.
+  (void)top, (void)bottom;
 }

@@ -29,8 +29,11 @@ void check_stub_fails_cleanly(const checker::PuzzleSpec& p, const std::string& b
   auto r = run_program(bin(p.id + "_stub"), {"--backend=" + backend});
   INFO(r.output);
   CHECK(r.exit_status == 1);
-  CHECK(r.output.find("expected: [") != std::string::npos);
-  CHECK(r.output.find("  " + p.output_name + ":") != std::string::npos);
+  // The worked example's buffers: as lists when they are small, else c as a table (a puzzle
+  // whose sizes must be multiples of 8 has no worked example small enough for lists).
+  const bool as_lists = r.output.find("expected: [") != std::string::npos &&
+                        r.output.find("  " + p.output_name + ":") != std::string::npos;
+  CHECK((as_lists || r.output.find("(expected above " + p.output_name) != std::string::npos));
   CHECK(r.output.find("Unwritten output") != std::string::npos);
   CHECK(r.output.find("Result: 0 of") != std::string::npos);
   CHECK(r.output.find("Crash") == std::string::npos);
