@@ -42,6 +42,19 @@ bool gpu_backend_built() { return gpu::built(); }
 
 std::string gpu_unavailable_reason() { return gpu::unavailable_reason(); }
 
+GpuUnavailable gpu_availability() { return gpu::availability(); }
+
+const char* to_string(GpuUnavailable::Why why) {
+  switch (why) {
+    case GpuUnavailable::Why::none: return "none";
+    case GpuUnavailable::Why::not_built: return "not_built";
+    case GpuUnavailable::Why::no_device: return "no_device";
+    case GpuUnavailable::Why::no_driver: return "no_driver";
+    case GpuUnavailable::Why::runtime_error: return "runtime_error";
+  }
+  return "?";
+}
+
 OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings) {
   OpenedBackend opened;
   if (choice == BackendChoice::cpu) {

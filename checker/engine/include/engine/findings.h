@@ -129,9 +129,41 @@ struct LaunchStats {
   double milliseconds = 0;          // GPU: between events around the kernel; CPU: wall time
 };
 
+// Why a launch was refused before anything ran: CUDA's checks, as facts (the rule and its
+// numbers). The checker words them (checker/lib/src/explain.cpp).
+struct LaunchRejection {
+  enum class Why {
+    none,
+    empty_grid,               // shape: the grid; a dimension is 0
+    empty_block,              // shape: the block
+    too_many_threads,         // shape: the block; requested: its threads; limit: threads per block
+    block_too_large,          // shape: the block; limit_shape: the largest block
+    grid_too_large,           // shape: the grid; limit_shape: the largest grid
+    static_shared_too_large,  // requested: the kernel's __shared__ bytes; limit: per block
+    dynamic_shared_too_large, // requested: dynamic bytes; static_shared; limit: the dynamic bytes allowed
+                              // (attribute_would_help: cudaFuncSetAttribute could allow them)
+    shared_too_large,         // requested: dynamic bytes; static_shared; limit: the device's per block
+    attribute_too_large,      // cudaFuncSetAttribute(requested bytes) beyond limit, the device's most
+    no_extern_shared,         // requested: dynamic bytes, with no extern __shared__ array to hold them
+    registers_limit_threads,  // GPU: requested: the block's threads; limit; registers per thread
+    launch_failed,            // GPU: cudaLaunchKernel failed; cuda_error says how
+  };
+  Why why = Why::none;
+  std::string kernel;
+  Dim3 shape, limit_shape;
+  std::uint64_t requested = 0, limit = 0, static_shared = 0;
+  unsigned registers = 0;
+  bool attribute_would_help = false;
+  std::string cuda_error;  // launch_failed: CUDA's name and text for the error
+
+  bool refused() const { return why != Why::none; }
+};
+// "too_many_threads": the reason's name, for tools (the checker's --json).
+const char* to_string(LaunchRejection::Why why);
+
 struct LaunchResult {
-  // Set when the launch was refused before anything ran: one sentence, CUDA's words.
-  std::string rejected;
+  // Set when the launch was refused before anything ran.
+  LaunchRejection rejected;
   // A sample of the findings (a few per kind, the lowest block and thread first) and
   // how many of each kind there were in all.
   std::vector<Finding> findings;
@@ -143,7 +175,7 @@ struct LaunchResult {
   // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
   bool device_lost = false;
 
-  bool clean() const { return rejected.empty() && findings.empty(); }
+  bool clean() const { return !rejected.refused() && findings.empty(); }
   std::uint64_t total(FindingKind k) const { return totals[static_cast<std::size_t>(k)]; }
   void add(const Finding& f) {
     findings.push_back(f);
