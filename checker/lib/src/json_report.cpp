@@ -11,7 +11,8 @@ namespace checker {
 
 using nlohmann::json;
 
-JsonStdout::JsonStdout() {
+JsonStdout::JsonStdout(std::string file) : file_(std::move(file)) {
+  if (!file_.empty()) return;
   std::fflush(stdout);
   saved_ = dup(STDOUT_FILENO);
   if (saved_ >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -24,18 +25,25 @@ JsonStdout::~JsonStdout() {
   close(saved_);
 }
 
-void JsonStdout::write(const json& document) {
+bool JsonStdout::write(const json& document) {
   std::fflush(nullptr);
   std::string text = document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  if (!file_.empty()) {
+    std::FILE* f = std::fopen(file_.c_str(), "w");
+    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f) ok = std::fclose(f) == 0 && ok;
+    return ok;
+  }
   int fd = saved_ >= 0 ? saved_ : STDOUT_FILENO;
   const char* p = text.data();
   std::size_t left = text.size();
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);
-    if (n <= 0) break;  // stdout closed: the exit status still says the verdict
+    if (n <= 0) return false;  // stdout closed: the exit status still says the verdict
     p += n;
     left -= static_cast<std::size_t>(n);
   }
+  return true;
 }
 
 namespace {

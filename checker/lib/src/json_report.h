@@ -18,17 +18,19 @@ namespace checker {
 
 inline constexpr int kReportSchemaVersion = 1;
 
-// Moves what the checker prints for people from stdout to stderr, so that stdout carries the
-// document alone; `write` puts the document on the real stdout.
+// Where the document goes. To stdout: what the checker prints for people moves to stderr, so
+// that stdout carries the document alone. To a file: the text for people stays where it is.
 class JsonStdout {
  public:
-  JsonStdout();  // redirects now
+  explicit JsonStdout(std::string file);  // empty: stdout, redirected now
   ~JsonStdout();
   JsonStdout(const JsonStdout&) = delete;
   JsonStdout& operator=(const JsonStdout&) = delete;
-  void write(const nlohmann::json& document);
+  // Returns false when the file cannot be written.
+  bool write(const nlohmann::json& document);
 
  private:
+  std::string file_;
   int saved_ = -1;
 };
 

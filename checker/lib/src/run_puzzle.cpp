@@ -24,8 +24,9 @@ struct JsonDocument {
   int finish(int status) {
     if (!on()) return status;
     doc["status"] = status;
-    out->write(doc);
-    return status;
+    if (out->write(doc)) return status;
+    std::fprintf(stderr, "--json: the report could not be written\n");
+    return 2;
   }
 };
 
@@ -37,10 +38,15 @@ int environment_error(JsonDocument& json, const std::string& program, const std:
   return json.finish(2);
 }
 
-bool asks_for_json(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--json") return true;
-  return false;
+// --json or --json=FILE, seen before the options are parsed: a usage error is reported too.
+std::optional<std::string> json_destination(int argc, char** argv) {
+  std::optional<std::string> where;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--json") where = "";
+    if (arg.rfind("--json=", 0) == 0 && arg.size() > 7) where = arg.substr(7);
+  }
+  return where;
 }
 
 const char* mode_name(RunMode mode) {
@@ -149,7 +155,7 @@ int run_puzzle(const std::string& puzzle_id, const KernelImages& cpu, const Kern
   std::string program = argc > 0 ? argv[0] : puzzle_id;
   std::string short_name = base_name(program);
   JsonDocument json;
-  if (asks_for_json(argc, argv)) json.out.emplace();  // from here on, text for people goes to stderr
+  if (auto where = json_destination(argc, argv)) json.out.emplace(*where);  // stdout: text for people to stderr
   if (json.on()) json.doc = {{"schema", kReportSchemaVersion}, {"puzzle", {{"id", puzzle_id}}}, {"error", nullptr}};
   Options opt;
   try {

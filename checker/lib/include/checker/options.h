@@ -26,8 +26,9 @@ struct Options {
   bool profile = false;     // after the cases, the memory profile per source line (and ncu's counters)
   std::string bench_csv;    // --bench-csv: append machine-readable rows to this file
   // --json: one JSON document on stdout (docs/dev/report-json.md); the text for people goes
-  // to stderr instead.
+  // to stderr instead. --json=FILE: the document goes to FILE, the text stays on stdout.
   bool json = false;
+  std::string json_file;
   bool help = false;
   std::vector<std::string> original_args;  // without the program name
 };
