@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from course import paths
+from course import paths, report
 from course.grading_processes import run as run_process
 from course.grading_processes import stop_all
 from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, compile_error_words,
@@ -126,15 +126,23 @@ def check_runs(base, seeds, sizes):
     return runs
 
 
+REPORT_NAME = "checker-report.json"  # the checker's --json document, in the cell's folder
+
+
 def run_checker(binary, cell_dir, runs, limit, cell, gpu_lock=None):
-    """Runs each command line until one does not pass; fills in cell's status and log."""
+    """Runs each command line until one does not pass; fills in cell's status and log. The words
+    come from the checker's report (report.py), never from its text."""
     env = dict(os.environ, NO_COLOR="1")
+    report_file = cell_dir / REPORT_NAME
     for i, (label, args) in enumerate(runs):
+        report_file.unlink(missing_ok=True)
+        command = [str(binary)] + args + [f"--json={REPORT_NAME}"]
         if gpu_lock:
             with gpu_lock:
-                done = run_process([str(binary)] + args, cwd=cell_dir, time_limit=limit, env=env)
+                done = run_process(command, cwd=cell_dir, time_limit=limit, env=env)
         else:
-            done = run_process([str(binary)] + args, cwd=cell_dir, time_limit=limit, env=env)
+            done = run_process(command, cwd=cell_dir, time_limit=limit, env=env)
+        doc = report.read(report_file)
         cell.run_seconds += done.seconds
         shown_command = " ".join([binary.name] + args)
         cell.log.append((f"{shown_command} ({done.seconds:.1f} s, exit {done.status})", done.output))
@@ -145,10 +153,9 @@ def run_checker(binary, cell_dir, runs, limit, cell, gpu_lock=None):
         if done.status == 0:
             continue
         if done.status == 1:
-            cell.status, cell.words = FAIL, failure_words(done.output) + context
+            cell.status, cell.words = FAIL, (failure_words(doc) if doc else "see the details") + context
         elif done.status == 2:
-            lines = [line.strip() for line in done.output.splitlines() if line.strip()]
-            message = re.sub(r"^\S+: ", "", lines[-1]) if lines else "an environment problem"
+            message = report.summary(doc) if doc else "an environment problem (see the details)"
             cell.status, cell.words = ERROR, message[:80]
         else:
             how = f"signal {-done.status}" if done.status < 0 else f"exit status {done.status}"
@@ -217,8 +224,11 @@ def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
         raise GradingError(f"the grading build fails on the course's own puzzles/{puzzle}.cu:\n{_tail(text)}")
 
     def quick(backend):
-        return run_process([str(binary), f"--backend={backend}", "--quick"], cwd=cell_dir,
+        """The checker's run and its report (report.py), or None where it wrote none."""
+        (cell_dir / REPORT_NAME).unlink(missing_ok=True)
+        done = run_process([str(binary), f"--backend={backend}", "--quick", f"--json={REPORT_NAME}"], cwd=cell_dir,
                            time_limit=limits.run_seconds, env=dict(os.environ, NO_COLOR="1"))
+        return done, report.read(cell_dir / REPORT_NAME)
 
     backend, why_not_gpu = choice, ""
     if choice == "auto":
@@ -226,19 +236,19 @@ def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
         if not has_cuda:
             why_not_gpu = "this build has no GPU backend"
         else:
-            probe = quick("gpu")
+            probe, said = quick("gpu")
             if probe.status == 2:  # no usable GPU: nvcc would be wasted on every submission
-                gpu, lines = False, probe.output.strip().splitlines()
-                why_not_gpu = re.sub(r"^\S+: ", "", lines[-1]) if lines else "no usable GPU"
+                gpu = False
+                why_not_gpu = (report.summary(said) if said else "") or "no usable GPU"
             else:
                 backend = "auto"
-    done = quick(backend)
+    done, said = quick(backend)
     if done.status == 2 or done.timed_out:
         raise GradingError(f"the checker cannot run with --backend={backend}:\n{_tail(done.output, 8)}")
-    m = re.search(r"^Backend: (.*)$", done.output, re.M)
-    if not m:
+    where = report.backend_words(said) if said else ""
+    if not where:
         raise GradingError(f"the checker did not say which backend it runs on:\n{_tail(done.output, 8)}")
-    words = m.group(1) + (f" (auto: {why_not_gpu})" if why_not_gpu else "")
+    words = where + (f" (auto: {why_not_gpu})" if why_not_gpu else "")
     return backend, gpu, words
 
 

@@ -173,7 +173,7 @@ int run_puzzle(const std::string& puzzle_id, const KernelImages& cpu, const Kern
   try {
     const PuzzleSpec& spec = find_puzzle(puzzle_id);
     if (json.on()) {
-      json.doc["puzzle"] = {{"id", spec.id}, {"number", spec.number}, {"title", spec.title}};
+      json.doc["puzzle"] = {{"id", spec.id}, {"number", spec.number}, {"title", spec.title}, {"output", spec.output_name}};
       json.doc["options"] = {{"backend", choice_name(opt.backend)}, {"seed", opt.seed}, {"size", opt.size},
                              {"quick", opt.quick}, {"all_orders", opt.all_orders}, {"bench", opt.bench},
                              {"profile", opt.profile}, {"sanitize", opt.sanitize}};
