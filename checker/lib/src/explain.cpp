@@ -384,16 +384,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
                                           engine::BackendKind backend, FollowUp follow_up) {
   const bool gpu = backend == engine::BackendKind::gpu;
   std::vector<std::string> out;
-  // The one that stopped the kernel first, then the accesses, then the rest.
-  const FindingKind order[] = {FindingKind::fault,           FindingKind::timeout,
-                               FindingKind::assertion,       FindingKind::out_of_bounds,
-                               FindingKind::shared_out_of_bounds, FindingKind::misaligned,
-                               FindingKind::barrier_divergence,   FindingKind::warp_divergence,
-                               FindingKind::warp_misuse,     FindingKind::inline_ptx,
-                               FindingKind::deadlock,        FindingKind::async_proxy,
-                               FindingKind::shared_race,     FindingKind::async_copy,
-                               FindingKind::uninitialized_shared};
-  for (FindingKind kind : order) {
+  for (FindingKind kind : finding_order()) {
     std::vector<const Finding*> of_kind;
     for (const Finding& f : result.findings)
       if (f.kind == kind) of_kind.push_back(&f);
@@ -519,6 +510,17 @@ std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOr
   return st.bold("Result depends on thread order") + ": the result changes when the threads of a block run in " +
          engine::to_string(other) + " order instead of " + engine::to_string(first) +
          " order. Threads that share data must wait for each other with __syncthreads().";
+}
+
+const std::vector<FindingKind>& finding_order() {
+  // The one that stopped the kernel first, then the accesses, then the rest.
+  static const std::vector<FindingKind> order{
+      FindingKind::fault,          FindingKind::timeout,         FindingKind::assertion,
+      FindingKind::out_of_bounds,  FindingKind::shared_out_of_bounds, FindingKind::misaligned,
+      FindingKind::barrier_divergence, FindingKind::warp_divergence, FindingKind::warp_misuse,
+      FindingKind::inline_ptx,     FindingKind::deadlock,        FindingKind::async_proxy,
+      FindingKind::shared_race,    FindingKind::async_copy,      FindingKind::uninitialized_shared};
+  return order;
 }
 
 std::string refusal_words(const engine::LaunchRejection& r) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "checker/explain.h"
 #include "profile_report.h"
 
 namespace checker {
@@ -146,7 +147,9 @@ json access_profile_json(const engine::AccessProfile& a) {
 
 json run_json(const BackendOutcome& o, const CaseInputs& in) {
   json findings = json::array();
-  for (const engine::Finding& f : o.launch.findings) findings.push_back(finding_json(f));
+  for (engine::FindingKind kind : finding_order())
+    for (const engine::Finding& f : o.launch.findings)
+      if (f.kind == kind) findings.push_back(finding_json(f));
   json totals = json::object();
   for (std::size_t k = 0; k < engine::kFindingKinds; ++k)
     if (o.launch.totals[k]) totals[kind_name(static_cast<engine::FindingKind>(k))] = o.launch.totals[k];

@@ -23,6 +23,10 @@ enum class FollowUp {
   none,        // the caller says it (auto: the CPU backend's run of the same case)
 };
 
+// The order in which findings are explained (and listed in --json): what stopped the kernel
+// first, then the accesses, then the rest. Every kind is in it.
+const std::vector<engine::FindingKind>& finding_order();
+
 // `backend`: the one that made the findings.
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
                                           const Style& style, engine::BackendKind backend,
