@@ -347,7 +347,7 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
   const engine::Finding* f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
   CHECK(f->op == "__shfl_sync");
-  CHECK(f->detail == "its own lane is not in the mask");
+  CHECK(f->misuse == engine::Finding::Misuse::own_lane_not_in_mask);
   CHECK(f->where.thread.x == 16);
   CHECK(f->at.line == 13);
 
@@ -367,7 +367,8 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
                              out.get());
   f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
-  CHECK(f->detail == "it reads lane 20, which is not in the mask");
+  CHECK(f->misuse == engine::Finding::Misuse::source_lane_not_in_mask);
+  CHECK(f->misuse_value == 20);
 }
 
 TEST_CASE("cpu: a misaligned float4 is a finding; a float4 far past the end names the buffer and the index") {
@@ -443,7 +444,10 @@ TEST_CASE("cpu: a lane that skips a wmma load, and an ldm CUDA does not allow") 
                                               c.get());
   f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
-  CHECK(f->detail.find("ldm = 20 must be a multiple of 8") == 0);
+  CHECK(f->misuse == engine::Finding::Misuse::wmma_bad_ldm);
+  CHECK(f->misuse_value == 20);
+  CHECK(f->misuse_limit == 8);
+  CHECK(f->misuse_subject == "__half");
   CHECK(f->at.line == 83);
 }
 

@@ -26,6 +26,21 @@ const char* to_string(LaunchRejection::Why why) {
   return "?";
 }
 
+const char* to_string(Finding::Misuse misuse) {
+  using M = Finding::Misuse;
+  switch (misuse) {
+    case M::other: return "other";
+    case M::own_lane_not_in_mask: return "own_lane_not_in_mask";
+    case M::source_lane_not_in_mask: return "source_lane_not_in_mask";
+    case M::bad_shuffle_width: return "bad_shuffle_width";
+    case M::wmma_arguments_differ: return "wmma_arguments_differ";
+    case M::wmma_pointer_misaligned: return "wmma_pointer_misaligned";
+    case M::wmma_bad_ldm: return "wmma_bad_ldm";
+    case M::wmma_partial_warp: return "wmma_partial_warp";
+  }
+  return "other";
+}
+
 namespace {
 
 LaunchRejection rejection(LaunchRejection::Why why, const std::string& kernel) {

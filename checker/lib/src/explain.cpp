@@ -212,9 +212,33 @@ std::string warp_divergence(const Finding& f, const Style& st) {
          "pass a mask of exactly the lanes that call it.\nThe block was stopped.";
 }
 
+// The rule a warp collective's call broke, from the engine's facts (or its words, for the
+// rules it reports only in words: PTX operands, asynchronous copies).
+std::string misuse_rule(const Finding& f) {
+  using M = Finding::Misuse;
+  switch (f.misuse) {
+    case M::other: return f.detail;
+    case M::own_lane_not_in_mask: return "its own lane is not in the mask";
+    case M::source_lane_not_in_mask:
+      return "it reads lane " + std::to_string(f.misuse_value) + ", which is not in the mask";
+    case M::bad_shuffle_width:
+      return "width must be a power of 2 from 1 to 32 (it is " + std::to_string(f.misuse_value) + ")";
+    case M::wmma_arguments_differ:
+      return "lane " + std::to_string(f.misuse_value) + " passes a different " + f.misuse_subject +
+             " than lane 0: all lanes must pass the same";
+    case M::wmma_pointer_misaligned: return "its pointer must be 256-bit (32-byte) aligned";
+    case M::wmma_bad_ldm:
+      return "ldm = " + std::to_string(f.misuse_value) + " must be a multiple of " + std::to_string(f.misuse_limit) +
+             " (16 bytes of " + f.misuse_subject + ") and at least 16";
+    case M::wmma_partial_warp:
+      return "wmma needs all 32 lanes of a full warp (the block's size is not a multiple of 32)";
+  }
+  return f.detail;
+}
+
 std::string warp_misuse(const Finding& f, const Style& st) {
   return st.bold("Wrong use of " + (f.op.empty() ? std::string("a warp function") : f.op)) + ": " + f.where.str() +
-         at_line(f.at) + ": " + f.detail + ".\nThe kernel was stopped.";
+         at_line(f.at) + ": " + misuse_rule(f) + ".\nThe kernel was stopped.";
 }
 
 std::string async_copy(const Finding& f, const Style& st,

@@ -212,6 +212,9 @@ json finding_json(const engine::Finding& f) {
     out["warp"] = f.warp;
     out["mask"] = f.mask;
   }
+  if (f.kind == engine::FindingKind::warp_misuse)
+    out["misuse"] = {{"rule", engine::to_string(f.misuse)}, {"value", f.misuse_value}, {"limit", f.misuse_limit},
+                     {"subject", f.misuse_subject}};
   if (f.async_use != engine::Finding::AsyncUse::none) {
     out["async_use"] = async_use_name(f.async_use);
     out["swizzle_written"] = f.swizzle_written;

@@ -94,6 +94,22 @@ struct Finding {
 
   std::string detail;  // fault, timeout, assertion, warp_misuse: what happened
 
+  // warp_misuse: the rule broken, as a fact with its numbers (the checker words it); `other`
+  // where only `detail` says.
+  enum class Misuse {
+    other,
+    own_lane_not_in_mask,     // a lane calls a collective with a mask that leaves itself out
+    source_lane_not_in_mask,  // misuse_value: the lane a shuffle reads
+    bad_shuffle_width,        // misuse_value: the width, not a power of 2 from 1 to 32
+    wmma_arguments_differ,    // misuse_value: the lane; misuse_subject: "pointer", "ldm" or "layout"
+    wmma_pointer_misaligned,  // not 32-byte aligned
+    wmma_bad_ldm,             // misuse_value: ldm; misuse_limit: the multiple; misuse_subject: the element type
+    wmma_partial_warp,        // not all 32 lanes of the warp take part
+  };
+  Misuse misuse = Misuse::other;
+  long long misuse_value = 0, misuse_limit = 0;
+  std::string misuse_subject;
+
   // async_proxy: what the asynchronous unit was doing with the memory.
   enum class AsyncUse { none, tma_write_pending, wgmma_reading, bulk_store_reading, swizzle_mismatch } async_use =
       AsyncUse::none;
@@ -160,6 +176,8 @@ struct LaunchRejection {
 };
 // "too_many_threads": the reason's name, for tools (the checker's --json).
 const char* to_string(LaunchRejection::Why why);
+// "wmma_bad_ldm": the rule's name, for tools.
+const char* to_string(Finding::Misuse misuse);
 
 struct LaunchResult {
   // Set when the launch was refused before anything ran.
