@@ -64,12 +64,10 @@ OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings
   std::string why = gpu::unavailable_reason();
   if (why.empty()) {
     opened.backend = gpu::make_gpu_backend(settings);
-    if (choice == BackendChoice::automatic) opened.reason = "auto: a CUDA device was found";
     return opened;
   }
   if (choice == BackendChoice::gpu) throw Error("the GPU backend cannot be used: " + why);
   opened.backend = cpu::make_cpu_backend();
-  opened.reason = "auto: " + why + ", so the CPU backend runs the kernel";
   return opened;
 }
 

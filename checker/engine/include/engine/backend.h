@@ -110,9 +110,7 @@ class Backend {
 };
 
 struct OpenedBackend {
-  std::unique_ptr<Backend> backend;
-  // Why this backend: "auto: no CUDA device was found (...)"; empty when asked for by name.
-  std::string reason;
+  std::unique_ptr<Backend> backend;  // why this one: gpu_availability() says
 };
 
 struct BackendSettings {
