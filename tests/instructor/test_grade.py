@@ -378,8 +378,8 @@ class Summaries(unittest.TestCase):
             return {"schema": 1, "error": None, "puzzle": {"id": "p01_naive", "output": "c"},
                     "kernels": [{"cases": [{"passed": False, "runs": [run]}]}]}
 
-        self.assertEqual(failure_words(gpu_doc({"detail": "the kernel crashed on the GPU: an illegal memory access was "
-                                                          "encountered (cudaErrorIllegalAddress)"})),
+        self.assertEqual(failure_words(gpu_doc({"detail": "an illegal memory access was encountered "
+                                                          "(cudaErrorIllegalAddress)"})),
                          "crash on the GPU: an illegal memory access was encountered")
         self.assertEqual(failure_words(gpu_doc({"kind": "out_of_bounds", "buffer": "out", "index": 4, "is_write": True})),
                          "out-of-bounds write of out")

@@ -109,8 +109,8 @@ _KIND_WORDS = {
 
 def _crash(f, backend):
     detail = f.get("detail") or ""
-    if backend == "gpu" and not f["thread_known"]:
-        return "crash on the GPU: " + _first_clause(detail.split("on the GPU:", 1)[-1])
+    if backend == "gpu" and not f["thread_known"]:  # detail: CUDA's own words for the error
+        return "crash on the GPU: " + _first_clause(detail)
     what = "integer division by zero" if "division by zero" in detail else _first_clause(detail)
     return "crash: " + what + _lines_part([_line(f["at"])])
 

@@ -53,12 +53,9 @@ std::string thread_list(const std::vector<engine::Dim3>& sample, std::uint64_t c
 // depends on how the checker was run, so it is worded here.
 std::string gpu_fact(const Finding& f) { return f.detail; }
 
-// CUDA's own words for a GPU crash: "an illegal memory access was encountered (...)".
-std::string gpu_error(const Finding& f) {
-  const std::string prefix = "the kernel crashed on the GPU: ";
-  std::string d = gpu_fact(f);
-  return d.rfind(prefix, 0) == 0 ? d.substr(prefix.size()) : d;
-}
+// CUDA's own words for a GPU crash, which the engine reports as they are: "an illegal memory
+// access was encountered (...)".
+std::string gpu_error(const Finding& f) { return gpu_fact(f); }
 
 std::string element(const Finding& f) {
   std::string s = f.buffer + "[" + std::to_string(f.index) + "]";

@@ -162,7 +162,7 @@ class GpuBackend final : public Backend {
     if (done != cudaSuccess) {
       lost_ = true;
       result.device_lost = true;
-      add_finding(result, FindingKind::fault, "the kernel crashed on the GPU: " + cuda_error_text(done));
+      add_finding(result, FindingKind::fault, cuda_error_text(done));  // CUDA's own words for the crash
       return result;
     }
     float ms = 0;
