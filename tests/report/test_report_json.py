@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -101,6 +102,7 @@ RUNS = {
     "divide_by_zero": ("broken_p05_divide_by_zero", ("--backend=cpu", "--quick"), 1),
     "too_much_shared": ("broken_p03_too_much_shared", ("--backend=cpu",), 1),
     "usage": ("p01_naive_solution", ("--no-such-option",), 2),
+    "profile_bench": ("p01_naive_solution", ("--backend=cpu", "--profile", "--bench", "--quick"), 0),
 }
 _cache = {}
 
@@ -222,7 +224,7 @@ class ReportJson(unittest.TestCase):
         self.assertIn("Result: ", stderr)
         self.assertIn("Puzzle 1: ", stderr)
         # --json=FILE: the text stays on stdout, the same document goes to the file.
-        out = Path(os.environ.get("TMPDIR", "/tmp")) / f"report-test-{os.getpid()}.json"
+        out = Path(tempfile.gettempdir()) / f"report-test-{os.getpid()}.json"
         try:
             done = subprocess.run([str(BIN / "p01_naive_solution"), "--backend=cpu", f"--json={out}"],
                                   capture_output=True, text=True, timeout=240, env=dict(os.environ, NO_COLOR="1"))
@@ -232,6 +234,23 @@ class ReportJson(unittest.TestCase):
             self.assertEqual(written["verdict"], doc["verdict"])
         finally:
             out.unlink(missing_ok=True)
+
+    def test_profile_rows_and_bench_measures_without_a_gpu(self):
+        code, doc, _, _ = run("profile_bench")
+        self.assertEqual(code, 0)
+        kernel = doc["profile"]["cpu"][0]
+        self.assertEqual(kernel["kernel"], "matmul_naive")
+        rows = kernel["rows"]
+        self.assertTrue(rows)
+        self.assertTrue(all(r["line"] > 0 and r["requests"] > 0 and not r["shared"] for r in rows))
+        self.assertEqual(sorted(r["excess"] for r in rows)[::-1], [r["excess"] for r in rows])  # costliest first
+        bench = doc["bench"]
+        self.assertEqual((bench["timed"], bench["not_timed"], bench["rows"]), (False, "cpu_requested", []))
+        measure = bench["cpu_measures"][0]
+        shape = measure["shape"]
+        # The naive kernel: 2 loads per multiply-add, k of them per thread.
+        self.assertEqual(measure["total_global_loads"], 2 * shape["m"] * shape["n"] * shape["k"])
+        self.assertEqual(measure["busiest_thread_global_loads"], 2 * shape["k"])
 
     def test_grading_words_come_from_the_report(self):
         words = {key: report.failure_words(run(key)[1]) for key in
