@@ -10,7 +10,8 @@ import signal
 import subprocess
 import sys
 
-from course import build, paths, report, state
+from course import build, paths, state
+from course import report as checker_report  # `report` names the compiler's report below
 from course.style import Style
 
 # Options after which a pass is not a full pass: fewer cases ran, or none.
@@ -112,8 +113,8 @@ def run(spec, options, preset, capture=False, out=None):
         print(f"The checker stopped on signal {name}.", file=out)
         return _record(spec, preset, options, out, Outcome(2, None, f"the checker stopped ({name})", text))
     verdict = {0: state.PASSED, 1: state.FAILING}.get(code)
-    said = report.read(report_file) if report_file else None
-    summary = (report.summary(said) if said else "") or {0: "passed", 1: "failing"}.get(code) or \
+    said = checker_report.read(report_file) if report_file else None
+    summary = (checker_report.summary(said) if said else "") or {0: "passed", 1: "failing"}.get(code) or \
         "a usage or environment problem"
     return _record(spec, preset, options, out, Outcome(code, verdict, summary, text))
 
