@@ -7,7 +7,7 @@
 # It builds with the default preset unless a build is already there, then runs every GPU
 # test, every reference solution and stub on the GPU, the broken-kernel corpus under
 # --backend=auto, the comparison of the memory profile with Nsight Compute, and the speed
-# benchmark against cuBLAS. Logs go to LOG_DIR (default build/gpu-run); the summary is
+# benchmark against cuBLAS (a run folder in docs/dev/runs/, see docs/dev/figures.md). Logs go to LOG_DIR (default build/gpu-run); the summary is
 # printed last.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -49,7 +49,8 @@ for kernel in "$build"/test-bin/broken_*; do
   echo "exit status: $?"
 done > "$logs/broken-auto.log" 2>&1
 
-checker/run bench --out "$logs" > "$logs/bench.log" 2>&1
+# The run folder goes to docs/dev/runs/ (docs/dev/figures.md): commit it, then checker/run docs --update.
+checker/run bench > "$logs/bench.log" 2>&1
 bench_status=$?
 
 echo "== device"; cat "$logs/device.txt"

@@ -1,7 +1,8 @@
 cmake_minimum_required(VERSION 3.25)
-# Run at build time (cmake -P) whenever a kernel source changes: declares each
-# `extern __shared__ T name[]` of SOURCE as an alias of the CPU backend's dynamic shared
-# storage, and writes OUTPUT only when that changes.
+# Run at build time (cmake -P) whenever a kernel source changes: names the CPU backend's
+# dynamic shared memory in findings after the first `extern __shared__ T name[]` of SOURCE,
+# and writes OUTPUT only when that changes. (The declarations themselves, in any scope and in
+# any header, are bound to the storage by ptx_rewrite: tools/dynamic_shared_binding.h.)
 file(READ "${SOURCE}" text)
 string(REGEX MATCHALL "extern[ \t\r\n]+__shared__[^;{}\\[]*\\[[ \t]*\\]" declarations "${text}")
 set(out "// Generated from ${SOURCE}: its extern __shared__ arrays.\n")
@@ -23,8 +24,6 @@ foreach(d IN LISTS declarations)
                       "#define CUDA_CPU_DYNAMIC_SHARED_ELEMENT sizeof(${type})\n")
   endif()
   list(APPEND seen "${name}")
-  string(APPEND out "extern thread_local ${type} ${name}[CUDA_CPU_DYNAMIC_SHARED_BYTES / sizeof(${type})]\n"
-                    "    __attribute__((alias(CUDA_CPU_DYNAMIC_SHARED_SYMBOL)));\n")
 endforeach()
 if(seen)
   string(APPEND out "#define CUDA_CPU_HAS_DYNAMIC_SHARED 1\n")

@@ -36,7 +36,7 @@ bool has_spec(const std::string& name) {
 TEST_CASE("gpu: under auto, every broken kernel gives the finding it gives on the CPU backend" *
           doctest::test_suite("gpu")) {
   if (!test_support::gpu_or_skip()) return;
-  for (const test_support::CorpusEntry& e : test_support::read_corpus(std::string(SOURCE_DIR) + "/tests/broken/")) {
+  for (const test_support::CorpusEntry& e : test_support::read_corpus(std::string(BROKEN_DIR) + "/")) {
     CAPTURE(e.name);
     if (!has_spec(e.name)) continue;  // no checker without a spec: the CPU corpus test reports it
     std::vector<std::string> on_cpu_args = e.args;

@@ -17,7 +17,7 @@ namespace {
 
 using test_support::CorpusEntry;
 
-std::vector<CorpusEntry> corpus() { return test_support::read_corpus(std::string(SOURCE_DIR) + "/tests/broken/"); }
+std::vector<CorpusEntry> corpus() { return test_support::read_corpus(std::string(BROKEN_DIR) + "/"); }
 
 void check_corpus_entry(const CorpusEntry& e) {
   REQUIRE_MESSAGE(!e.says.empty(), e.name << ".cu has no '// Expect:' line");

@@ -371,7 +371,7 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
   CHECK(f->misuse_value == 20);
 }
 
-TEST_CASE("cpu: a misaligned float4 is a finding; a float4 far past the end names the buffer and the index") {
+TEST_CASE("cpu: a misaligned float4 is a finding, and a float4 far past the end names the buffer and the index") {
   auto be = cpu_backend();
   DeviceArray<float> in(*be, 64, "in"), out(*be, 16, "out");
   LaunchResult r = run_misuse<void(const float*, float*)>(*be, m::cpu_misaligned_float4, m::gpu_misaligned_float4,

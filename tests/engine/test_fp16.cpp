@@ -248,7 +248,7 @@ TEST_CASE("fp16: __half and __half2 have CUDA's size and alignment and are trivi
   CHECK(bits(value_initialized) == 0);
 }
 
-TEST_CASE("fp16: every half survives half -> float -> half; every NaN comes back as 0x7FFF") {
+TEST_CASE("fp16: every half survives half -> float -> half, and every NaN comes back as 0x7FFF") {
   int nans = 0;
   for (unsigned h = 0; h < 0x10000; ++h) {
     const std::uint16_t in = static_cast<std::uint16_t>(h);
@@ -648,7 +648,7 @@ TEST_CASE("fp16: _sat and _relu variants clamp as documented") {
   CHECK(bits(__high2half(s)) == 0x0000);
 }
 
-TEST_CASE("fp16: comparisons: ordered ones false and unordered ones true on NaN; operators use __heq "
+TEST_CASE("fp16: comparisons: ordered ones false and unordered ones true on NaN, and operators use __heq "
           "and __hneu") {
   const __half nan = half_of(0x7E00), one = half_of(0x3C00), two = half_of(0x4000);
   CHECK_FALSE(__heq(nan, nan));

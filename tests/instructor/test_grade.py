@@ -18,25 +18,25 @@ import zipfile
 
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
-from course import grading  # noqa: E402  (support puts checker/cli on the path)
+from course import broken_kernels, grading  # noqa: E402  (support puts checker/cli on the path)
 from course import report  # noqa: E402
 from course.grading_report import compile_error_words, failure_words
-from course.grading_submissions import MAX_SOURCE_BYTES, read_class
+from course.grading_submissions import MAX_SOURCE_BYTES, Refused, read_class
 
-BROKEN = ROOT / "tests" / "broken"
+BROKEN = {c.name: c for c in broken_kernels.changes(ROOT)}
 PUZZLES = ["p01_naive", "p04_tiled", "p05_single_block_aat"]
 
 
 def trailer(name):
     """A broken kernel's first '// Expect:' line, and whether it needs instrumented kernels."""
-    text = (BROKEN / f"{name}.cu").read_text(encoding="utf-8")
+    text = broken(name)
     expect = re.search(r"^// Expect: (.*)$", text, re.M).group(1)
     return expect, "// Needs: instrumented kernels" in text
 
 
 def trailer_options(name):
     """The checker options a broken kernel's trailer gives ('// Checker: --size=16')."""
-    text = (BROKEN / f"{name}.cu").read_text(encoding="utf-8")
+    text = broken(name)
     return [w for w in re.search(r"^// Checker: (.*)$", text, re.M).group(1).split() if w not in ("(no", "options)")]
 
 
@@ -68,7 +68,8 @@ def stub(puzzle):
 
 
 def broken(name):
-    return (BROKEN / f"{name}.cu").read_text(encoding="utf-8")
+    """The broken kernel as a student would hand it in: its change applied to its solution."""
+    return broken_kernels.derive(BROKEN[name])
 
 
 class GradeClass(unittest.TestCase):
@@ -268,6 +269,8 @@ class BadInput(unittest.TestCase):
         self.refused("no puzzle called 'p99'", self.work / "class", "--puzzles", "p01,p99")
         self.refused("take positive numbers", self.work / "class", "--jobs", "0")
         self.refused("invalid choice: 'tpu'", self.work / "class", "--backend", "tpu")
+        self.refused("give the class folder (DIR), or --merge")
+        self.refused("--merge needs --out RESULTS_DIR", "--merge", self.work / "class")
 
 
 class Archives(unittest.TestCase):
@@ -303,6 +306,8 @@ class Archives(unittest.TestCase):
         (c / "bad.zip").write_bytes(b"this is not a zip file")
         (c / "sam").mkdir()
         (c / "sam" / "p04_tiled.cu").symlink_to(ROOT / "solutions" / "p04_tiled.cu")
+        (c / "pia").mkdir()
+        os.mkfifo(c / "pia" / "p01_naive.cu")  # opening it would block for ever
         cls.before = tree_fingerprint(cls.work)
         found = read_class(c, ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p04_tiled",
                                "p05_single_block_aat"])
@@ -318,27 +323,32 @@ class Archives(unittest.TestCase):
 
     def test_only_the_shallowest_puzzle_file_of_each_name_is_taken(self):
         zoe = self.students["zoe"]
-        self.assertEqual(zoe.files, {"p05_single_block_aat": b"shallow"})
+        self.assertEqual(zoe.files["p05_single_block_aat"], b"shallow")
         self.assertIn("zoe/deep/p05_single_block_aat.cu: ignored, zoe/p05_single_block_aat.cu is the "
                       "p05_single_block_aat.cu graded", zoe.notes)
         self.assertIn("zoe/p4.cu: not a puzzle file name, not graded", zoe.notes)
 
-    def test_paths_that_leave_the_archive_links_and_huge_files_are_skipped(self):
+    def test_paths_that_leave_the_archive_and_huge_files_are_skipped_and_links_refused(self):
         zoe = self.students["zoe"]
         self.assertIn("../escape/p04_tiled.cu: unsafe path in the archive, skipped", zoe.notes)
         self.assertIn("/etc/p01_naive.cu: unsafe path in the archive, skipped", zoe.notes)
-        self.assertIn("zoe/p03_row_col_shared.cu: a link in the archive, not followed", zoe.notes)
+        self.assertEqual(zoe_refused := zoe.files.pop("p03_row_col_shared", None),
+                         Refused("zoe/p03_row_col_shared.cu", "a symbolic link"))
+        self.assertIn("zoe/p03_row_col_shared.cu: a symbolic link, not a regular file: refused", zoe.notes)
+        zoe.files["p03_row_col_shared"] = zoe_refused
         self.assertTrue(any(n.startswith("zoe/p02_single_row_shared.cu: skipped, larger than") for n in zoe.notes))
         tom = self.students["tom"]
-        self.assertEqual(tom.files, {"p02_single_row_shared": b"tom's kernel"})
+        self.assertEqual(tom.files, {"p02_single_row_shared": b"tom's kernel",
+                                     "p04_tiled": Refused("tom/p04_tiled.cu", "a symbolic link"),
+                                     "p01_naive": Refused("tom/p01_naive.cu", "a hard link")})
         self.assertIn("../../p05_single_block_aat.cu: unsafe path in the archive, skipped", tom.notes)
-        self.assertIn("tom/p04_tiled.cu: a link in the archive, not followed", tom.notes)
 
-    def test_a_damaged_archive_and_a_linked_file_cost_only_their_student(self):
+    def test_a_damaged_archive_a_linked_file_and_a_pipe_cost_only_their_student(self):
         self.assertEqual(self.students["bad"].files, {})
         self.assertTrue(self.students["bad"].notes[0].startswith("bad.zip: could not read the archive"))
-        self.assertEqual(self.students["sam"].files, {})
-        self.assertIn("p04_tiled.cu: a symbolic link, not followed", self.students["sam"].notes)
+        self.assertEqual(self.students["sam"].files, {"p04_tiled": Refused("p04_tiled.cu", "a symbolic link")})
+        self.assertIn("p04_tiled.cu: a symbolic link, not a regular file: refused", self.students["sam"].notes)
+        self.assertEqual(self.students["pia"].files, {"p01_naive": Refused("p01_naive.cu", "a named pipe")})
 
 
 class Summaries(unittest.TestCase):
@@ -353,17 +363,16 @@ class Summaries(unittest.TestCase):
                        r"shared memory used against)")
 
     def test_every_corpus_finding_has_words_with_its_lines(self):
-        files = sorted(BROKEN.glob("p*.cu"))
-        self.assertGreater(len(files), 0)
+        self.assertGreater(len(BROKEN), 0)
         work = work_dir("summaries")
         settings = build_dir() / "grading" / "settings.cmake"
         instrumented = settings.exists() and grading.read_settings(build_dir()).get("PUZZLES_INSTRUMENTED") == "ON"
-        for path in files:
-            expect, needs_instrumentation = trailer(path.stem)
+        for name in sorted(BROKEN):
+            expect, needs_instrumentation = trailer(name)
             if needs_instrumentation and not instrumented:
                 continue
-            with self.subTest(kernel=path.name):
-                words = failure_words(corpus_report(path.stem, trailer_options(path.stem), work))
+            with self.subTest(kernel=name):
+                words = failure_words(corpus_report(name, trailer_options(name), work))
                 self.assertRegex(words, self.KNOWN)
                 if re.match(r"^[A-Z][\w -]+(:| in block | in thread )", expect):  # the finding's own line
                     for line in expected_lines(expect):

@@ -13,7 +13,7 @@ import unittest
 
 from support import ROOT, checker_run, main, work_dir
 
-from course import handout, specs  # noqa: E402  (support puts checker/cli on the path)
+from course import broken_kernels, handout, specs  # noqa: E402  (support puts checker/cli on the path)
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -114,7 +114,9 @@ class HandoutContents(unittest.TestCase):
         kept = (self.copy / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
         original = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
         dropped = [line for line in original if line not in kept]
-        self.assertEqual(sorted(line.split()[-1] for line in dropped), ["dev/grading.md", "instructors.md"])
+        self.assertEqual(sorted(line.split()[-1] for line in dropped),
+                         ["dev/grading.md", "instructors.md", "instructors/grading-classroom.md",
+                          "instructors/grading-local.md", "instructors/grading-shards.md", "instructors:"])
         for puzzle in specs.load_all():
             self.assertTrue((self.copy / "puzzles" / f"{puzzle['id']}.cu").is_file())
         self.assertTrue(os.access(self.copy / "checker" / "run", os.X_OK))
@@ -122,8 +124,13 @@ class HandoutContents(unittest.TestCase):
     def test_keep_broken_keeps_the_corpus(self):
         work, copy, status, out, err = make_handout("handout-keep-broken", "--keep-broken")
         self.assertEqual(status, 0, err)
-        for path in (ROOT / "tests" / "broken").glob("*.cu"):
-            self.assertEqual((copy / "tests" / "broken" / path.name).read_bytes(), path.read_bytes())
+        changes = broken_kernels.changes(ROOT)
+        self.assertTrue(changes)
+        for change in changes:
+            with self.subTest(change=change.name):
+                self.assertEqual((copy / "tests" / "broken" / f"{change.name}.cu").read_text(encoding="utf-8"),
+                                 broken_kernels.derive(change))
+        self.assertEqual(list((copy / "tests" / "broken").glob("*.patch")), [], "a change quotes its solution")
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -156,6 +163,55 @@ class HandoutRefuses(unittest.TestCase):
         inside = ROOT / "docs" / "handout-test-never-made"
         self.refused(inside, "is inside the course")
         self.assertFalse(inside.exists())
+
+
+class HandoutSources(unittest.TestCase):
+    """Only what git tracks is handed out; without git, a file that is not the course's own stops
+    the handout; a class or grades folder never goes, tracked or not."""
+
+    def setUp(self):
+        self.work = work_dir("handout-sources")
+        self.course = self.work / "course"
+        for name in ("puzzles/p01_naive.cu", "docs/p01_naive.md", "README.md", "class/alice/p01_naive.cu",
+                     "class/bob.zip", "grades/results.csv", "grades/results.md", "grades/details/alice.txt",
+                     "backups/p01_naive.cu", "notes.txt"):
+            (self.course / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.course / name).write_text(name + "\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def git(self, *args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=self.course, check=True,
+                       capture_output=True)
+
+    def test_with_git_only_tracked_files(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        self.git("init", "-q")
+        self.git("add", "puzzles", "docs", "README.md")
+        self.git("commit", "-qm", "course")
+        self.assertEqual(handout.course_files(self.course), ["README.md", "docs/p01_naive.md", "puzzles/p01_naive.cu"])
+
+    def test_without_git_an_unknown_file_is_refused_and_named(self):
+        with self.assertRaises(handout.HandoutError) as raised:
+            handout.course_files(self.course)
+        said = str(raised.exception)
+        for name in ("class/alice/p01_naive.cu", "class/bob.zip", "grades/results.csv", "notes.txt"):
+            self.assertIn(name, said)
+        self.assertNotIn("backups/", said)  # never copied: the command line's own backups
+        self.assertNotIn("puzzles/", said)
+
+    def test_tracked_submissions_and_grades_are_left_out(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        self.git("init", "-q")
+        self.git("add", ".")
+        self.git("commit", "-qm", "everything, by mistake")
+        result = handout.plan(self.course, keep_broken=False)
+        self.assertEqual(sorted(result.files), ["README.md", "docs/p01_naive.md", "notes.txt", "puzzles/p01_naive.cu"])
+        self.assertEqual(result.left_out_shown[handout.CLASS], {"class/", "class/bob.zip"})
+        self.assertEqual(result.left_out_shown[handout.GRADES], {"grades/"})
 
 
 class HandoutBuild(unittest.TestCase):

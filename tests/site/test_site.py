@@ -169,6 +169,32 @@ class GeneratorCoverage(unittest.TestCase):
         self.assertEqual((len(a), len(b), len(expected)), (4 * 2, 2 * 3, 4 * 3))
         self.assertTrue(all(v >= 0 for v in expected))
 
+    def test_tensor_maps_and_the_gpu_a_kernel_needs(self):
+        data = copy.deepcopy(spec("p12_tma_wgmma").data)
+        data.update(constants={"BM": 128, "BN": 256, "BK": 32}, requires_gpu="sm_90a")
+        data["tensor_maps"] = {"a_map": {"matrix": "a", "box": ["BK", "BM"], "swizzle": 64},
+                               "b_map": {"matrix": "b", "box": ["64", "BK"], "swizzle": 0}}
+        table = site_facts.configuration_table(site_facts.Spec(data))
+        for expected in ("| Kernel | `matmul_tma_wgmma(const __grid_constant__ CUtensorMap a_map, "
+                         "const __grid_constant__ CUtensorMap b_map, float* c, int m, int n, int k)` |",
+                         "row-major: a `__half` and b `__half` (as the tensor maps `a_map` and `b_map`), c `float` |",
+                         "| Runs on | the CPU backend on any machine; the GPU backend on a Hopper GPU "
+                         "(sm_90a: compute capability 9.0) |",
+                         "| Tensor map `a_map` | a as k columns × m rows; boxes of 32 × 128 halves "
+                         "(columns × rows: BK × BM), 64-byte swizzle; zeros where a box leaves a; k a multiple of 8",
+                         "| Tensor map `b_map` | b as n columns × k rows; boxes of 64 × 32 halves "
+                         "(columns × rows: 64 × BK), no swizzle; zeros where a box leaves b; n a multiple of 8"):
+            self.assertIn(expected, table)
+        self.assertLess(table.index("| Constants |"), table.index("| Tensor map `a_map` |"))
+        data["requires_gpu"] = "sm_80"
+        self.assertIn("the GPU backend on an Ampere GPU or newer (sm_80) |",
+                      site_facts.configuration_table(site_facts.Spec(data)))
+        for broken, field in ((dict(requires_gpu="hopper"), "requires_gpu"), (dict(tensor_maps={}), "a_map")):
+            with self.subTest(broken=broken), tempfile.TemporaryDirectory() as root:
+                (Path(root) / "p12_tma_wgmma.json").write_text(json.dumps({**data, **broken}), encoding="utf-8")
+                with self.assertRaisesRegex(ValueError, rf"checker/specs/p12_tma_wgmma.json: cannot be read.*{field}"):
+                    site_pages.load_specs(root)
+
     def test_c_names_become_code(self):
         self.assertEqual(site_facts.code_words("__shared__ memory and __syncthreads()"),
                          "`__shared__` memory and `__syncthreads()`")

@@ -1,40 +1,39 @@
-"""checker/run bench: every reference solution timed against cuBLAS on this machine's GPU.
+"""checker/run bench: every reference solution timed against cuBLAS on this machine's GPU, kept as a
+run folder (docs/dev/figures.md).
 
 It builds the checkers against solutions/ in a build tree of their own (the instructor preset,
-build/instructor), runs each with --backend=gpu --bench --bench-csv, and writes the rows to
-build/bench/results.csv and a plot of TFLOP/s per puzzle and size to docs/img/speed.png and .svg
-(with --out DIR: DIR/results.csv, DIR/speed.png and DIR/speed.svg). --plot-only CSV draws the plot
-from an existing CSV, with no GPU and no build.
+build/instructor), runs each with --backend=gpu --bench --bench-csv, and writes a run folder,
+docs/dev/runs/<date>-<machine>[-<n>]/ (or --out DIR): run.json (date, machine, driver, CUDA,
+command, notes), bench.csv (the checkers' rows) and bench.log (what they printed). Then it draws
+docs/img/speed.svg from the current run. `checker/run docs --update` puts the run's figures in
+the pages. --plot-only draws the plot from the current run, with no GPU and no build.
 """
-import csv
-import statistics
+import datetime
+import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from course import build, paths, specs
+from course import build, paths, run_facts, specs, speed_plot
 from course.style import Style
 
-HELP = "time every reference solution against cuBLAS on the GPU, and plot it (docs/img/speed.svg)"
+HELP = "time every reference solution against cuBLAS on the GPU into a run folder, and plot it (docs/img/speed.svg)"
 PRESET = "instructor"
-RESULTS = paths.BUILD / "bench" / "results.csv"
-PLOT_STEM = paths.DOCS / "img" / "speed"
-COLUMNS = ("puzzle", "implementation", "cublas", "m", "n", "k", "tflops", "device")
+PLOT = paths.DOCS / "img" / "speed.svg"
 
 
 def add_arguments(parser):
-    parser.add_argument("--plot-only", metavar="CSV",
-                        help="only draw the plot, from a CSV that the checkers' --bench-csv wrote (no GPU needed)")
+    parser.add_argument("--plot-only", action="store_true",
+                        help=f"only draw {paths.relative(PLOT)} from the current run in {run_facts.RUNS} (no GPU needed)")
     parser.add_argument("--out", metavar="DIR",
-                        help="write results.csv, speed.png and speed.svg into DIR "
-                             f"(default: {paths.relative(RESULTS)} and {paths.relative(PLOT_STEM)}.png/.svg)")
+                        help=f"the run folder to write (default: {run_facts.RUNS}/<date>-<machine>[-<n>])")
 
 
 def run(args):
-    results = Path(args.out) / "results.csv" if args.out else RESULTS
-    stem = Path(args.out) / "speed" if args.out else PLOT_STEM
     if args.plot_only:
-        return plot(Path(args.plot_only), stem)
+        return plot()
     if not (paths.ROOT / "solutions").is_dir():
         print("checker/run bench times the reference solutions, and this copy of the course has none\n"
               "(solutions/ is missing: a students' copy leaves it out). Time your own kernel with\n"
@@ -45,17 +44,67 @@ def run(args):
         why = "nvidia-smi lists no GPU" if gpus is not None else "nvidia-smi is not installed"
         print(f"checker/run bench times kernels on an NVIDIA GPU, and this machine has none ({why}).\n"
               "On a machine without one, `checker/run pNN --bench` prints what the CPU backend measures, and\n"
-              "`checker/run bench --plot-only CSV` draws a CSV made elsewhere.", file=sys.stderr)
+              "`checker/run bench --plot-only` draws the current run's plot.", file=sys.stderr)
         return 2
-    status = measure(results)
+    folder = Path(args.out) if args.out else new_run_folder(gpus[0])
+    if folder.exists() and any(folder.iterdir()):
+        print(f"checker/run bench: {folder} is not empty: give a new folder.", file=sys.stderr)
+        return 2
+    status = measure(folder, gpus[0])
     if status == 2:
         return 2
-    plotted = plot(results, stem)
-    return plotted or status
+    if not args.out:
+        plotted = plot()
+        print(f"Next: `checker/run docs --update` puts this run's figures in the pages; commit {paths.relative(folder)} with them.")
+        return plotted or status
+    return status
 
 
-def measure(results):
-    """Builds the instructor checkers and runs each with --bench; 0, 1 (a solution failed) or 2."""
+def machine_slug(gpu_name):
+    """'NVIDIA H100 80GB HBM3' -> 'h100': the model, as a run folder names it."""
+    words = [w for w in gpu_name.split() if w not in ("NVIDIA", "GeForce", "Tesla")]
+    for i, word in enumerate(words):
+        if re.search(r"\d", word):
+            model = word.split("-")[0]
+            if model.isdigit() and i > 0:  # "RTX 4090"
+                model = words[i - 1] + model
+            return re.sub(r"[^a-z0-9]", "", model.lower()) or "gpu"
+    return "gpu"
+
+
+def new_run_folder(gpu_name):
+    date = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    base = paths.ROOT / run_facts.RUNS / f"{date}-{machine_slug(gpu_name)}"
+    folder, n = base, 1
+    while folder.exists():
+        n += 1
+        folder = base.with_name(f"{base.name}-{n}")
+    return folder
+
+
+def _first_line(command):
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip().splitlines()[0].strip() if done.returncode == 0 and done.stdout.strip() else None
+
+
+def machine_facts(gpu_name):
+    driver = _first_line(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"]) or "unknown"
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    release = None
+    try:
+        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=30).stdout
+        found = re.search(r"release (\d+\.\d+)", out)
+        release = found.group(1) if found else None
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"machine": gpu_name, "driver": driver, "cuda": release or "unknown"}
+
+
+def measure(folder, gpu_name):
+    """Builds the instructor checkers and runs each with --bench into FOLDER; 0, 1 (a solution failed) or 2."""
     style = Style.for_stdout()
     timed = [s for s in specs.load_all() if s.get("bench", {}).get("shapes")]
     if not build.configure(PRESET, out=sys.stdout):
@@ -72,23 +121,33 @@ def measure(results):
         print(log.read_text(encoding="utf-8", errors="replace")[-4000:])
         print(f"The build failed (log: {paths.relative(log)}).", file=sys.stderr)
         return 2
-    results.parent.mkdir(parents=True, exist_ok=True)
-    results.unlink(missing_ok=True)  # this run's rows only
+    folder.mkdir(parents=True, exist_ok=True)
+    csv_file = folder / "bench.csv"
     failed = []
-    for spec in timed:
-        checker = paths.checker_binary(spec["id"], PRESET)
-        print(style.bold(f"\n{spec['id']}"), flush=True)
-        done = subprocess.run([str(checker), "--backend=gpu", "--bench", f"--bench-csv={results.resolve()}"],
-                              capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        print(speed_part(done.stdout) if done.returncode == 0 else (done.stdout + done.stderr)[-3000:], flush=True)
-        if done.returncode == 2:
-            return 2
-        if done.returncode != 0:
-            failed.append(spec["id"])
+    with open(folder / "bench.log", "w", encoding="utf-8") as bench_log:
+        for spec in timed:
+            checker = paths.checker_binary(spec["id"], PRESET)
+            print(style.bold(f"\n{spec['id']}"), flush=True)
+            done = subprocess.run([str(checker), "--backend=gpu", "--bench", f"--bench-csv={csv_file.resolve()}"],
+                                  capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            bench_log.write(done.stdout + done.stderr + f"exit status: {done.returncode}\n")
+            print(speed_part(done.stdout) if done.returncode == 0 else (done.stdout + done.stderr)[-3000:], flush=True)
+            if done.returncode == 2:
+                return 2
+            if done.returncode != 0:
+                failed.append(spec["id"])
+    info = {"date": folder.name[:10] if run_facts.FOLDER.match(folder.name) else
+            datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+            **machine_facts(gpu_name),
+            "command": "checker/run bench: each reference solution's checker with --backend=gpu --bench "
+                       "--bench-csv=bench.csv, one after the other (bench.log)",
+            "notes": "Not timed, because the reference solution failed: " + ", ".join(failed) if failed else
+                     "Every reference solution passed its cases before it was timed."}
+    (folder / "run.json").write_text(json.dumps(info, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nRun: {paths.relative(folder)}")
     if failed:
         print(style.red(f"Not timed, because the reference solution failed: {', '.join(failed)}."))
         return 1
-    print(f"\nResults: {paths.relative(results)}")
     return 0
 
 
@@ -101,97 +160,23 @@ def speed_part(output):
     return output
 
 
-def read_rows(csv_path):
-    """The CSV's rows, checked; raises ValueError with what is wrong."""
+def plot():
+    """Draws docs/img/speed.svg from the current run; 0, or 2 with the reason."""
     try:
-        with open(csv_path, newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as error:
-        raise ValueError(f"cannot read {csv_path}: {error.strerror}")
-    if not rows:
-        raise ValueError(f"{csv_path} holds no rows")
-    missing = [c for c in COLUMNS if c not in rows[0]]
-    if missing:
-        raise ValueError(f"{csv_path} is not a --bench-csv file: it has no column {', '.join(missing)}")
-    for number, row in enumerate(rows, start=2):
-        try:
-            row["tflops"] = float(row["tflops"])
-            row["size"] = tuple(int(row[c]) for c in ("m", "n", "k"))
-        except (TypeError, ValueError):
-            raise ValueError(f"{csv_path}, line {number}: m, n, k and tflops must be numbers")
-    devices = sorted({r["device"] for r in rows})
-    if len(devices) > 1:
-        raise ValueError(f"{csv_path} mixes machines ({'; '.join(devices)}): one plot shows one machine")
-    return rows
-
-
-def size_label(size):
-    m, n, k = size
-    return f"{m}³" if m == n == k else f"{m}×{n}×{k}"
-
-
-def plot(csv_path, stem):
-    """Draws TFLOP/s per puzzle and size to stem.png and stem.svg; 0, or 2 with the reason."""
-    try:
-        rows = read_rows(csv_path)
-    except ValueError as error:
-        print(f"checker/run bench: {error}.", file=sys.stderr)
+        current = run_facts.current(run_facts.read_runs(paths.ROOT))
+    except run_facts.RunFileError as error:
+        print(f"checker/run bench: {error}", file=sys.stderr)
+        return 2
+    if current is None:
+        print(f"checker/run bench: no run in {run_facts.RUNS} has a bench.csv to draw.", file=sys.stderr)
         return 2
     try:
-        import matplotlib
-        matplotlib.use("Agg")  # files only: no display needed
-        import matplotlib.pyplot as plt
+        speed_plot.draw(current, current.csv_path(paths.ROOT), PLOT)
     except ImportError:
         print("checker/run bench draws with matplotlib: sudo apt-get install -y python3-matplotlib", file=sys.stderr)
         return 2
-
-    sizes = sorted({r["size"] for r in rows}, key=lambda s: (s[0] * s[1] * s[2], s))
-    groups = []  # (label, {size: TFLOP/s})
-    for puzzle in sorted({r["puzzle"] for r in rows}):
-        for name in sorted({r["implementation"] for r in rows if r["puzzle"] == puzzle and r["cublas"] == "0"}):
-            values = {r["size"]: r["tflops"] for r in rows
-                      if r["puzzle"] == puzzle and r["implementation"] == name and r["cublas"] == "0"}
-            label = puzzle if name == kernel_of(puzzle) else f"{puzzle}\n{name}"
-            groups.append((label, values))
-    # cuBLAS is timed beside every puzzle: one group each, the median of its runs per size.
-    for name in sorted({r["implementation"] for r in rows if r["cublas"] == "1"}):
-        values = {}
-        for size in sizes:
-            runs = [r["tflops"] for r in rows if r["implementation"] == name and r["size"] == size]
-            if runs:
-                values[size] = statistics.median(runs)
-        groups.append((name, values))
-
-    plt.rcParams["svg.fonttype"] = "none"  # text stays text: smaller, searchable
-    plt.rcParams["svg.hashsalt"] = "speed"  # fixed ids: the same CSV gives the same file
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.3 * len(groups) + 2), 4.5))
-    width = 0.8 / len(sizes)
-    for i, size in enumerate(sizes):
-        xs = [g + (i - (len(sizes) - 1) / 2) * width for g, (_, values) in enumerate(groups) if size in values]
-        ys = [values[size] for _, values in groups if size in values]
-        bars = axes.bar(xs, ys, width, label=size_label(size))
-        axes.bar_label(bars, fmt="%.1f", fontsize=7, padding=2)
-    axes.set_xticks(range(len(groups)), [label for label, _ in groups], fontsize=8)
-    # fp16 tensor-core kernels run ten times faster than float ones: a log scale keeps both readable.
-    axes.set_yscale("log")
-    axes.set_ylabel("TFLOP/s (log scale)")
-    axes.set_title(f"Reference solutions and cuBLAS, TFLOP/s by matrix size\n{rows[0]['device']}", fontsize=10)
-    axes.legend(title="m × n × k", fontsize=8, title_fontsize=8)
-    axes.spines[["top", "right"]].set_visible(False)
-    figure.tight_layout()
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    png, svg = stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".svg")
-    figure.savefig(png, dpi=150, metadata={"Software": None})
-    figure.savefig(svg, metadata={"Date": None, "Creator": None})
-    plt.close(figure)
-    print(f"Plot: {paths.relative(png)} and {paths.relative(svg)}")
+    except ValueError as error:
+        print(f"checker/run bench: {error}", file=sys.stderr)
+        return 2
+    print(f"Plot: {paths.relative(PLOT)}, from {current.csv_path(paths.ROOT)}")
     return 0
-
-
-def kernel_of(puzzle_id):
-    """The puzzle's one kernel's name, or None when it has several (or the spec is gone)."""
-    try:
-        kernels = specs.find(puzzle_id)["kernels"]
-    except specs.PuzzleNotFound:
-        return None
-    return specs.kernel_name(kernels[0]) if len(kernels) == 1 else None

@@ -46,19 +46,24 @@ def update(style):
     specs = site_pages.load_specs(paths.SPECS)
     changed = site_pages.update_files(paths.DOCS, specs)
     for page in changed:
-        print(f"  updated docs/{page}")
-    print(f"{len(changed)} page{'s' if len(changed) != 1 else ''} updated from checker/specs." if changed
-          else "Every generated table already agrees with checker/specs.")
+        print(f"  updated {shown(page)}")
+    print(f"{len(changed)} page{'s' if len(changed) != 1 else ''} updated from checker/specs and docs/dev/runs."
+          if changed else "Every generated block already agrees with checker/specs and docs/dev/runs.")
     leftover = []
-    for page in site_pages.markdown_pages(paths.DOCS):
+    for page in site_pages.markdown_pages(paths.DOCS) + [site_pages.README]:
         text = (paths.DOCS / page).read_text(encoding="utf-8")
-        leftover += [f"docs/{page}: {p}" for p in site_pages.page_problems(page, text, specs)]
+        leftover += [f"{shown(page)}: {p}" for p in site_pages.page_problems(page, text, specs)]
     if leftover:
         print(style.yellow("These facts are in the prose: fix them by hand."))
         for line in leftover:
             print(f"  {line}")
         return 1
     return 0
+
+
+def shown(page):
+    """A page under docs/ (or ../README.md) as the course folder names it."""
+    return os.path.normpath(f"docs/{page}")
 
 
 def build(site_dir, style):

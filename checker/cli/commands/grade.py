@@ -1,8 +1,9 @@
 """checker/run grade DIR: build and check every student's kernels, and tabulate the results.
 
 DIR holds one folder (or .tar.gz/.tgz/.zip archive) per student with any of the puzzle files.
-Each file is built into its puzzle's checker in a build tree of its own and run with a time
-limit; the results go to RESULTS_DIR (results.md, results.csv, details/<student>.txt).
+Each file is built into its puzzle's checker in a build tree of its own, in a sandbox, and run
+with a time limit; the results go to RESULTS_DIR (results.md, results.csv, results.json,
+details/<student>.txt). --shard K/N grades a part of the class; --merge puts the parts together.
 docs/instructors.md explains the results; docs/dev/grading.md the design.
 """
 import datetime
@@ -14,19 +15,18 @@ import tempfile
 import threading
 from pathlib import Path
 
-from course import grading, paths, specs
-from course.grading_report import (MISSING, PASS, cell_csv_text, detail_text, results_csv,
-                                   results_markdown)
+from course import grading, grading_results, grading_sandbox, paths, specs
+from course.grading_report import MISSING, PASS, cell_csv_text
 from course.grading_submissions import read_class
 from course.style import Style
 
 USAGE = "grade DIR"  # for checker/run help
-HELP = "grade a class: every student's kernels, built and checked in isolation (instructors)"
+HELP = "grade a class: every student's kernels, built and checked in a sandbox (instructors)"
 
 
 def add_arguments(parser):
-    parser.usage = "checker/run grade DIR [options]"
-    parser.add_argument("dir", metavar="DIR", help="one folder or archive (.tar.gz, .tgz, .zip) per student")
+    parser.usage = "checker/run grade DIR [options]\n       checker/run grade --merge RESULTS_DIR... --out RESULTS_DIR"
+    parser.add_argument("dir", metavar="DIR", nargs="?", help="one folder or archive (.tar.gz, .tgz, .zip) per student")
     parser.add_argument("--backend", choices=["cpu", "gpu", "auto"], default="auto",
                         help="where the kernels run, as the checkers' own option (default auto: the GPU "
                              "when one can be used)")
@@ -40,7 +40,7 @@ def add_arguments(parser):
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="submissions built and checked at once (default: the number of cores)")
     parser.add_argument("--out", metavar="RESULTS_DIR",
-                        help="where the results go (default: DIR-grades, next to DIR)")
+                        help="where the results go (default: DIR-grades, or DIR-grades-shardKofN, next to DIR)")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
                         help="the checker's time limit per kernel launch (default: the checker's own)")
     parser.add_argument("--all-orders", action="store_true",
@@ -54,6 +54,14 @@ def add_arguments(parser):
                              "checker/run pNN uses, configured and built when needed)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the submissions' build trees, and say where they are")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="build and run students' code without the sandbox, with your own rights (only "
+                             "where bubblewrap cannot run, and only for code you trust)")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="grade only shard K of N of the class (every N-th student, by name), for a "
+                             "job array; --merge puts the N results folders together")
+    parser.add_argument("--merge", nargs="+", metavar="RESULTS_DIR",
+                        help="merge the results folders of the N shards into one (with --out)")
 
 
 def user_path(text):
@@ -94,12 +102,12 @@ def default_preset(backend):
 
 def prepare_out(out, class_dir):
     """RESULTS_DIR: new, empty, or the results of an earlier grading (replaced). Never under DIR."""
-    if inside(out, class_dir) or inside(class_dir, out):
+    if class_dir and (inside(out, class_dir) or inside(class_dir, out)):
         return f"the results cannot go to {out}: it overlaps {class_dir}, which grading never writes to"
     if out.exists() and not out.is_dir():
         return f"{out} is a file, not a folder: choose another --out"
     if out.is_dir() and any(out.iterdir()):
-        ours = {"results.md", "results.csv", "details"}
+        ours = grading_results.RESULTS_FILES
         if not (out / "results.csv").exists() or any(p.name not in ours for p in out.iterdir()):
             return f"{out} already holds other files: choose an empty or new --out"
         shutil.rmtree(out / "details", ignore_errors=True)
@@ -107,6 +115,15 @@ def prepare_out(out, class_dir):
 
 
 def run(args):
+    if args.merge:
+        return run_merge(args)
+    if not args.dir:
+        return fail("give the class folder (DIR), or --merge with the shards' results folders")
+    shard = None
+    if args.shard:
+        shard = grading_results.parse_shard(args.shard)
+        if not shard:
+            return fail(f"--shard={args.shard}: give K/N, shard K of N, with 1 <= K <= N (e.g. 2/4)")
     class_dir = user_path(args.dir)
     if not class_dir.exists():
         return fail(f"{args.dir}: no such folder. Give the folder that holds one folder or archive per student.")
@@ -151,8 +168,12 @@ def run(args):
         for puzzle in sorted(set(student.files) - set(puzzles)):
             student.notes.append(f"{student.found_at[puzzle]}: not graded (not among --puzzles)")
     by_id = {s["id"]: s for s in all_specs}
+    roster = [s.name for s in students]
+    students = grading_results.shard_of(students, shard)  # the puzzles above are the whole class's
 
-    out = user_path(args.out) if args.out else class_dir.resolve().parent / (class_dir.resolve().name + "-grades")
+    # Each shard has a folder of its own by default, so that a job array's tasks never share one.
+    default_out = class_dir.resolve().name + "-grades" + (f"-shard{shard[0]}of{shard[1]}" if shard else "")
+    out = user_path(args.out) if args.out else class_dir.resolve().parent / default_out
     problem = prepare_out(out, class_dir)
     if problem:
         return fail(problem)
@@ -164,10 +185,20 @@ def run(args):
         preset = default_preset(args.backend)
         build_dir = user_path(args.build_dir) if args.build_dir else paths.build_dir(preset)
         try:
+            # What students' code may read: the course and the build (the toolchain is added by
+            # the sandbox); what it must not, even there: the class, the results, the backups.
+            sandbox = grading_sandbox.choose(args.no_sandbox, [paths.ROOT, build_dir],
+                                             [class_dir, out, work, paths.BACKUPS], args.jobs,
+                                             args.backend != "cpu", work)
+        except grading_sandbox.SandboxUnavailable as error:
+            return fail(str(error))
+        if not sandbox.used:
+            say(style.yellow("No sandbox (--no-sandbox): students' code runs with your rights."))
+        try:
             settings = grading.prepare_build(build_dir, preset, args.jobs, say)
             limits = grading.Limits(args.build_timeout, args.run_timeout)
             backend, gpu, backend_words = grading.resolve_backend(build_dir, settings, work, puzzles[0],
-                                                                  args.backend, limits)
+                                                                  args.backend, limits, sandbox)
         except grading.GradingError as error:
             return fail(str(error))
         if settings.get("PUZZLES_INSTRUMENTED") != "ON" and backend != "gpu":
@@ -181,11 +212,11 @@ def run(args):
             base.append("--all-orders")
         runs_words = ["the checker's own cases"] + [f"--seed={s}" for s in args.seed] + \
                      [f"--size={'x'.join(map(str, z))}" for z in sizes]
-        facts = [f"Class: {class_dir.name} ({plural(len(students), 'student')}, {plural(len(puzzles), 'puzzle')})",
-                 f"Backend: {backend_words}",
-                 "Runs per puzzle: " + ", ".join(runs_words) + (" (each run with " + " ".join(base[1:]) + ")" if base[1:] else ""),
-                 f"Graded: {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}"]
-        for fact in facts[:3]:
+        result = grading_results.Grading(
+            class_dir.name, roster, puzzles, backend_words,
+            ", ".join(runs_words) + (" (each run with " + " ".join(base[1:]) + ")" if base[1:] else ""),
+            sandbox.words(), datetime.datetime.now().strftime('%Y-%m-%d %H:%M'), shard, students)
+        for fact in result.facts()[:4]:
             say(fact)
 
         gpu_lock = threading.Lock() if gpu else None  # one GPU: its runs go one at a time
@@ -200,10 +231,10 @@ def run(args):
 
                 def task(student=student, puzzle=puzzle, cell_dir=cell_dir, runs=runs, notes=notes):
                     return grading.grade_one(build_dir, settings, cell_dir, puzzle, student.files[puzzle],
-                                             gpu, runs, notes, limits, gpu_lock)
+                                             gpu, runs, notes, limits, gpu_lock, sandbox)
                 tasks.append(((student.name, puzzle), task))
         say(f"Grading {plural(len(tasks), 'submission')}, {min(args.jobs, max(1, len(tasks)))} at a time...")
-        width = max(len(s.name) for s in students)
+        width = max([len(s.name) for s in students] + [1])
         done_count = [0]
 
         def on_done(key, cell):
@@ -211,11 +242,11 @@ def run(args):
             colour = style.green if cell.status == PASS else style.red
             say(f"  [{done_count[0]}/{len(tasks)}] {key[0]:<{width}}  {key[1]:<24} {colour(cell.text())}")
 
-        cells = grading.grade_cells(tasks, args.jobs, on_done)
+        result.cells = grading.grade_cells(tasks, args.jobs, on_done)
 
-        write_results(out, class_dir, students, puzzles, cells, facts)
+        grading_results.write(out, result)
         say("")
-        print_summary(students, puzzles, cells, style, say)
+        print_summary(students, puzzles, result.cells, style, say)
         for name in found.ignored:
             say(style.dim(f"Ignored {args.dir}/{name}: not a folder or an archive."))
         for student in students:
@@ -231,22 +262,33 @@ def run(args):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def write_results(out, class_dir, students, puzzles, cells, facts):
-    out.mkdir(parents=True, exist_ok=True)
-    details = out / "details"
-    details.mkdir(exist_ok=True)
-    names, used = {}, set()
-    for student in students:
-        name = grading.safe_name(student.name)
-        candidate, n = name, 2
-        while candidate.lower() in used:
-            candidate, n = f"{name}-{n}", n + 1
-        used.add(candidate.lower())
-        names[student.name] = candidate + ".txt"
-        (details / names[student.name]).write_text(detail_text(student, puzzles, cells, facts), encoding="utf-8")
-    (out / "results.md").write_text(
-        results_markdown(f"Grades: {class_dir.name}", facts, students, puzzles, cells, names), encoding="utf-8")
-    (out / "results.csv").write_text(results_csv(students, puzzles, cells), encoding="utf-8")
+def run_merge(args):
+    """--merge: the shards' results folders, put together into --out."""
+    if args.dir or args.shard:
+        return fail("--merge takes only results folders (and --out): leave out DIR and --shard")
+    if not args.out:
+        return fail("--merge needs --out RESULTS_DIR: where the merged results go")
+    folders = [user_path(f) for f in args.merge]
+    out = user_path(args.out)
+    if any(out.resolve() == f.resolve() for f in folders):
+        return fail(f"--out {args.out} is one of the shards: choose another folder")
+    try:
+        result = grading_results.merge(folders)
+    except grading_results.MergeError as error:
+        return fail(str(error))
+    problem = prepare_out(out, None)
+    if problem:
+        return fail(problem)
+    grading_results.write(out, result)
+    style = Style.for_stdout()
+    say = functools.partial(print, flush=True)
+    for fact in result.facts():
+        say(fact)
+    say("")
+    print_summary(result.students, result.puzzles, result.cells, style, say)
+    say(f"\nResults: {grading.shown(out / 'results.md')}, {grading.shown(out / 'results.csv')}, "
+        f"and one file per student in {grading.shown(out / 'details')}/")
+    return 0
 
 
 def print_summary(students, puzzles, cells, style, say):

@@ -13,8 +13,8 @@ def add_arguments(parser):
     parser.usage = "checker/run handout OUT [--keep-broken]"
     parser.add_argument("out", metavar="OUT", help="a new or empty folder, outside the course (or under build/)")
     parser.add_argument("--keep-broken", action="store_true",
-                        help="keep tests/broken/ (each broken kernel is a solution with one mistake, so "
-                             "it is left out by default)")
+                        help="keep tests/broken/, each change written out as the kernel it makes (a solution with "
+                             "one mistake, so it is left out by default)")
 
 
 def user_path(text):

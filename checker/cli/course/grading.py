@@ -6,17 +6,19 @@ own from checker/grading/CMakeLists.txt, which compiles only the student's kerne
 against them (docs/dev/grading.md).
 """
 import concurrent.futures
-import os
+import contextlib
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from course import paths, report
+from course import paths
+from course.grading_processes import OUTPUT_LIMIT, stop_all
 from course.grading_processes import run as run_process
-from course.grading_processes import stop_all
-from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, compile_error_words,
-                                   failure_words)
+from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, backend_line, checker_verdict,
+                                   compile_error_words)
+from course.grading_submissions import Refused
+from course.report import read as read_report
 
 GRADING_PROJECT = paths.ROOT / "checker" / "grading"
 
@@ -86,7 +88,15 @@ class Limits:
     run_seconds: float
 
 
-def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit):
+def _run(slot, command, cell_dir, limit, env=None):
+    """One build step or checker run, in the sandbox of slot, with a time limit."""
+    wrapped, full_env = slot.wrap(command, cell_dir, limit, dict(env or {}))
+    done = run_process(wrapped, cwd=cell_dir, time_limit=limit, env=full_env)
+    done.status = slot.exit_status(done.status)
+    return done
+
+
+def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot):
     """Configures and builds cell_dir/<puzzle>.cu into cell_dir/build/<puzzle>.
 
     Returns (the checker, or None when there is none, and a Cell: why there is none, or the
@@ -100,10 +110,12 @@ def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit):
     readable = str(cell_dir) + "/"  # the work folder means nothing to the reader of the details
     spent = 0.0
     for step, command in (("configure", configure), ("build", ["cmake", "--build", str(tree), "-j", "1"])):
-        done = run_process(command, cwd=cell_dir, time_limit=max(1.0, limit - spent))
+        done = _run(slot, command, cell_dir, max(1.0, limit - spent))
         spent += done.seconds
         log = [(f"{step}: {' '.join(command[:2])} ... ({done.seconds:.1f} s, exit {done.status})",
                 done.output.replace(readable, ""))]
+        if done.over_output:
+            return None, Cell(COMPILE_ERROR, f"the {step} printed more than {OUTPUT_LIMIT // 1024 ** 2} MiB", log, spent)
         if done.timed_out:
             return None, Cell(TIME_LIMIT, f"the build ran past {limit:g} s", log, spent)
         if done.status != 0:
@@ -126,40 +138,30 @@ def check_runs(base, seeds, sizes):
     return runs
 
 
-REPORT_NAME = "checker-report.json"  # the checker's --json document, in the cell's folder
+REPORT_NAME = "checker-report.json"  # each run's --json document, in the cell's scratch folder
 
 
-def run_checker(binary, cell_dir, runs, limit, cell, gpu_lock=None):
-    """Runs each command line until one does not pass; fills in cell's status and log. The words
-    come from the checker's report (report.py), never from its text."""
-    env = dict(os.environ, NO_COLOR="1")
-    report_file = cell_dir / REPORT_NAME
+def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None):
+    """Runs each command line until one does not pass; fills in cell's status and log."""
+    env = {"NO_COLOR": "1"}
     for i, (label, args) in enumerate(runs):
-        report_file.unlink(missing_ok=True)
-        command = [str(binary)] + args + [f"--json={REPORT_NAME}"]
-        if gpu_lock:
-            with gpu_lock:
-                done = run_process(command, cwd=cell_dir, time_limit=limit, env=env)
-        else:
-            done = run_process(command, cwd=cell_dir, time_limit=limit, env=env)
-        doc = report.read(report_file)
+        (cell_dir / REPORT_NAME).unlink(missing_ok=True)
+        with gpu_lock or contextlib.nullcontext():
+            done = _run(slot, [str(binary)] + args + [f"--json={REPORT_NAME}"], cell_dir, limit, env)
         cell.run_seconds += done.seconds
         shown_command = " ".join([binary.name] + args)
         cell.log.append((f"{shown_command} ({done.seconds:.1f} s, exit {done.status})", done.output))
         context = "" if i == 0 else f" with {label}"
+        if done.over_output:
+            cell.status, cell.words = FAIL, f"printed more than {OUTPUT_LIMIT // 1024 ** 2} MiB{context}"
+            return cell
         if done.timed_out:
             cell.status, cell.words = TIME_LIMIT, f"the checker ran past {limit:g} s{context}"
             return cell
-        if done.status == 0:
+        status, words = checker_verdict(done.status, read_report(cell_dir / REPORT_NAME))
+        if status == PASS:
             continue
-        if done.status == 1:
-            cell.status, cell.words = FAIL, (failure_words(doc) if doc else "see the details") + context
-        elif done.status == 2:
-            message = report.summary(doc) if doc else "an environment problem (see the details)"
-            cell.status, cell.words = ERROR, message[:80]
-        else:
-            how = f"signal {-done.status}" if done.status < 0 else f"exit status {done.status}"
-            cell.status, cell.words = FAIL, f"the checker stopped with {how}{context}"
+        cell.status, cell.words = status, words + (context if status == FAIL else "")
         return cell
     cell.status, cell.words = PASS, ""
     return cell
@@ -201,7 +203,7 @@ def sizes_for(spec, sizes):
 
 # --- The whole class --------------------------------------------------------------------------
 
-def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
+def resolve_backend(build_dir, settings, work, puzzle, choice, limits, sandbox):
     """Builds the course's own stub of one puzzle and runs its checker: this proves the grading
     build works before any student's file is built, and finds out whether a GPU can be used.
 
@@ -218,17 +220,23 @@ def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
     cell_dir = work / "preflight" / puzzle
     cell_dir.mkdir(parents=True)
     shutil.copyfile(stub, cell_dir / f"{puzzle}.cu")
-    binary, built = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds)
+    with sandbox.slot() as slot:
+        slot.prepare(cell_dir)
+        return _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu)
+
+
+def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu):
+    binary, built = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot)
     if binary is None:
         text = "\n".join(t for _, t in built.log)
         raise GradingError(f"the grading build fails on the course's own puzzles/{puzzle}.cu:\n{_tail(text)}")
 
     def quick(backend):
-        """The checker's run and its report (report.py), or None where it wrote none."""
+        """The checker's run and its report (course/report.py), or None where it wrote none."""
         (cell_dir / REPORT_NAME).unlink(missing_ok=True)
-        done = run_process([str(binary), f"--backend={backend}", "--quick", f"--json={REPORT_NAME}"], cwd=cell_dir,
-                           time_limit=limits.run_seconds, env=dict(os.environ, NO_COLOR="1"))
-        return done, report.read(cell_dir / REPORT_NAME)
+        done = _run(slot, [str(binary), f"--backend={backend}", "--quick", f"--json={REPORT_NAME}"], cell_dir,
+                    limits.run_seconds, {"NO_COLOR": "1"})
+        return done, read_report(cell_dir / REPORT_NAME)
 
     backend, why_not_gpu = choice, ""
     if choice == "auto":
@@ -239,16 +247,16 @@ def resolve_backend(build_dir, settings, work, puzzle, choice, limits):
             probe, said = quick("gpu")
             if probe.status == 2:  # no usable GPU: nvcc would be wasted on every submission
                 gpu = False
-                why_not_gpu = (report.summary(said) if said else "") or "no usable GPU"
+                why_not_gpu = checker_verdict(2, said)[1] if said else "no usable GPU"
             else:
                 backend = "auto"
     done, said = quick(backend)
     if done.status == 2 or done.timed_out:
         raise GradingError(f"the checker cannot run with --backend={backend}:\n{_tail(done.output, 8)}")
-    where = report.backend_words(said) if said else ""
-    if not where:
+    line = backend_line(said)
+    if not line:
         raise GradingError(f"the checker did not say which backend it runs on:\n{_tail(done.output, 8)}")
-    words = where + (f" (auto: {why_not_gpu})" if why_not_gpu else "")
+    words = line + (f" (auto: {why_not_gpu})" if why_not_gpu else "")
     return backend, gpu, words
 
 
@@ -273,15 +281,21 @@ def grade_cells(tasks, jobs, on_done):
     return results
 
 
-def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock):
+def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox):
+    """One submission: its file copied into a scratch folder of its own, built and checked in the
+    sandbox. data is the file's bytes, or a Refused (a link, a device: never copied)."""
+    if isinstance(data, Refused):
+        return Cell(FAIL, f"not graded: {data.what}", [("refused", f"{data.path}: {data.what}, not a regular file")])
     cell_dir.mkdir(parents=True)
     (cell_dir / f"{puzzle}.cu").write_bytes(data)
-    binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds)
-    for note in notes:
-        cell.log.insert(0, ("note", note))
-    if binary is None:
-        return cell
-    return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, gpu_lock)
+    with sandbox.slot() as slot:
+        slot.prepare(cell_dir)
+        binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot)
+        for note in notes:
+            cell.log.insert(0, ("note", note))
+        if binary is None:
+            return cell
+        return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, slot, gpu_lock)
 
 
 def safe_name(name):

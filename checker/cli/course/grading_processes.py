@@ -13,13 +13,17 @@ from dataclasses import dataclass
 
 HEAD_BYTES = 512 * 1024
 TAIL_BYTES = 64 * 1024
+# A child that prints more than this is stopped: an endless print ends in a second, not at the
+# time limit.
+OUTPUT_LIMIT = 16 * 1024 * 1024
 
 
 @dataclass
 class Finished:
-    status: int | None  # None when the time limit stopped it
+    status: int | None  # None when the time limit or the output limit stopped it
     output: str
     seconds: float
+    over_output: bool = False  # stopped for printing more than OUTPUT_LIMIT
 
     @property
     def timed_out(self):
@@ -51,9 +55,12 @@ def stop_all():
 class _BoundedReader(threading.Thread):
     """Keeps the first HEAD_BYTES and the last TAIL_BYTES of a pipe, and drops the middle."""
 
-    def __init__(self, pipe):
+    def __init__(self, pipe, on_flood=None):
         super().__init__(daemon=True)
         self.pipe = pipe
+        self.on_flood = on_flood
+        self.total = 0
+        self.flooded = False
         self.head = bytearray()
         self.tail = bytearray()
         self.dropped = 0
@@ -63,6 +70,10 @@ class _BoundedReader(threading.Thread):
             chunk = self.pipe.read1(65536) if hasattr(self.pipe, "read1") else self.pipe.read(65536)
             if not chunk:
                 break
+            self.total += len(chunk)
+            if self.total > OUTPUT_LIMIT and not self.flooded and self.on_flood:
+                self.flooded = True
+                self.on_flood()
             room = HEAD_BYTES - len(self.head)
             if room > 0:
                 self.head += chunk[:room]
@@ -89,7 +100,7 @@ def run(command, cwd, time_limit, env=None):
         process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, start_new_session=True)
         _live.add(process)
-    reader = _BoundedReader(process.stdout)
+    reader = _BoundedReader(process.stdout, on_flood=lambda: _kill_group(process))
     reader.start()
     try:
         status = process.wait(timeout=time_limit)
@@ -103,4 +114,6 @@ def run(command, cwd, time_limit, env=None):
     # A grandchild that left the process group could keep the pipe open: do not wait for it.
     reader.join(timeout=5)
     process.stdout.close()
-    return Finished(status, reader.text(), time.monotonic() - start)
+    if reader.flooded:
+        status = None
+    return Finished(status, reader.text(), time.monotonic() - start, reader.flooded)

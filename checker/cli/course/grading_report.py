@@ -1,16 +1,17 @@
 """Grading results: a cell per student and puzzle, in a few words, and the files that hold them.
 
-The words come from the checker's report (report.py reads its --json document: the first finding
-of the first failing case, "race on a_tile (lines 14, 16)") and from the compiler's output (the
-first compile error).
+The words come from the checker's report (course/report.py reads its --json document: the first
+finding of the first failing case, "race on a_tile (lines 14, 16)") and from the compiler's output
+(the first compile error).
 """
 import csv
 import io
 import re
 from dataclasses import dataclass, field
 
+from course import report
 from course.compiler import SIGNATURE as SIGNATURE_CHECK
-from course.report import failure_words  # noqa: F401  (grading's cells use it from here)
+from course.report import failure_words  # noqa: F401  (grading's tests use it from here)
 
 PASS, FAIL, COMPILE_ERROR, TIME_LIMIT, MISSING, ERROR = (
     "pass", "fail", "compile error", "time limit", "missing", "error")
@@ -26,6 +27,25 @@ class Cell:
 
     def text(self):
         return f"{self.status}: {self.words}" if self.words else self.status
+
+
+def checker_verdict(status, doc):
+    """(cell status, words) of one finished checker run, from its exit status (0 passed, 1 a
+    finding, 2 the environment) and its report (None when it wrote none). The one place a
+    verdict is read from a checker."""
+    if status == 0:
+        return PASS, ""
+    if status == 1:
+        return FAIL, failure_words(doc) if doc else "see the details"
+    if status == 2:
+        return ERROR, ((report.summary(doc) if doc else "") or "an environment problem (see the details)")[:80]
+    how = f"signal {-status}" if status < 0 else f"exit status {status}"
+    return FAIL, f"the checker stopped with {how}"
+
+
+def backend_line(doc):
+    """What the checker says it runs on ("cpu (CPU, 2 worker threads)"), from its report, or None."""
+    return (report.backend_words(doc) if doc else "") or None
 
 
 def compile_error_words(output, source_name):

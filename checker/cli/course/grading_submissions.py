@@ -1,5 +1,7 @@
 """A class folder: one folder or archive per student, each with some of the puzzle files.
 
+Only regular files are read: a puzzle file that is a symbolic link, a device, a named pipe or a
+socket is refused (a Refused instead of its bytes), and the refusal is that submission's cell.
 Nothing under the class folder is written to. Archives are never unpacked as a whole: only the
 members named like a puzzle file (p04_tiled.cu) are read, with a size limit, and written under a
 name of our own choosing, so a member's path (absolute, "..", a link) can never reach outside the
@@ -19,10 +21,26 @@ IGNORED_NAMES = {"__MACOSX", "Thumbs.db", "desktop.ini"}
 
 
 @dataclass
+class Refused:
+    """A puzzle file that is not a regular file, and is never opened."""
+    path: str
+    what: str  # "a symbolic link", "a named pipe", ...
+
+
+def kind_of(mode):
+    """What a file that is not a regular file is, in words; None for a regular file."""
+    for test, what in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+@dataclass
 class Student:
     name: str
     origin: str  # the folder's or archive's name in the class folder
-    files: dict = field(default_factory=dict)  # puzzle id -> bytes of the submitted file
+    files: dict = field(default_factory=dict)  # puzzle id -> bytes of the submitted file, or a Refused
     found_at: dict = field(default_factory=dict)  # puzzle id -> path inside the submission
     notes: list = field(default_factory=list)  # what was skipped, and why
 
@@ -76,11 +94,23 @@ class _Collector:
             return
         self.candidates.setdefault(puzzle, []).append((len(parts), path, reader))
 
+    def refuse(self, path, what):
+        """A puzzle file that is not a regular file: it is the submission, and it is refused."""
+        name = PurePosixPath(path).name
+        if name.endswith(".cu") and name[:-3] in self.puzzle_ids and not any(_hidden(p) for p in PurePosixPath(path).parts):
+            self.candidates.setdefault(name[:-3], []).append((len(PurePosixPath(path).parts), path,
+                                                              lambda: Refused(path, what)))
+
     def finish(self):
         for puzzle, found in sorted(self.candidates.items()):
             found.sort(key=lambda c: (c[0], c[1]))
             _, path, reader = found[0]
             data = reader()
+            if isinstance(data, Refused):
+                self.student.files[puzzle] = data
+                self.student.found_at[puzzle] = path
+                self.student.notes.append(f"{path}: {data.what}, not a regular file: refused")
+                continue
             if data is None or len(data) > MAX_SOURCE_BYTES:
                 self.student.notes.append(f"{path}: could not be read")
                 continue
@@ -102,21 +132,31 @@ def _read_bounded(opener):
     return read
 
 
+def _open_regular(path):
+    """Opens path only if it is still a regular file (not swapped for a link or a pipe since it
+    was listed)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return os.fdopen(fd, "rb")
+
+
 def _collect_folder(collector, folder):
     for current, dirs, files in os.walk(folder, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not _hidden(d))
         for name in sorted(files):
             path = Path(current) / name
             relative = path.relative_to(folder).as_posix()
-            if path.is_symlink():
-                if name.endswith(".cu"):
-                    collector.student.notes.append(f"{relative}: a symbolic link, not followed")
-                continue
             try:
-                size = path.stat().st_size
+                info = path.lstat()
             except OSError:
                 continue
-            collector.offer(relative, size, _read_bounded(lambda p=path: open(p, "rb")))
+            what = kind_of(info.st_mode)
+            if what:  # never followed or opened: a link could point anywhere, a pipe would block
+                collector.refuse(relative, what)
+                continue
+            collector.offer(relative, info.st_size, _read_bounded(lambda p=path: _open_regular(p)))
 
 
 def _collect_zip(collector, archive):
@@ -127,10 +167,9 @@ def _collect_zip(collector, archive):
             if _unsafe(info.filename):
                 collector.student.notes.append(f"{info.filename}: unsafe path in the archive, skipped")
                 continue
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                if info.filename.endswith(".cu"):
-                    collector.student.notes.append(f"{info.filename}: a link in the archive, not followed")
+            mode = info.external_attr >> 16  # Unix mode, where the archiver wrote one
+            if stat.S_IFMT(mode) and kind_of(mode):
+                collector.refuse(info.filename, kind_of(mode))
                 continue
             collector.offer(info.filename, info.file_size, _read_bounded(lambda i=info: z.open(i)))
         collector.finish()  # reads while the archive is open
@@ -143,9 +182,10 @@ def _collect_tar(collector, archive):
                 collector.student.notes.append(f"{member.name}: unsafe path in the archive, skipped")
                 continue
             if not member.isfile():  # links, devices and folders are never followed or made
-                if member.issym() or member.islnk():
-                    if member.name.endswith(".cu"):
-                        collector.student.notes.append(f"{member.name}: a link in the archive, not followed")
+                if not member.isdir():
+                    what = ("a symbolic link" if member.issym() else "a hard link" if member.islnk()
+                            else "a named pipe" if member.isfifo() else "a device")
+                    collector.refuse(member.name, what)
                 continue
             collector.offer(member.name, member.size, _read_bounded(lambda m=member: t.extractfile(m)))
         collector.finish()

@@ -19,25 +19,28 @@ and tests/broken/ unless the instructor kept it). The tests and benchmarks that 
 this file and skip, saying why.
 """
 
-TOOLS = "the instructors' tools (grade, handout)"
+TOOLS = "the instructors' tools (grade, handout, tune)"
 # Left out of every handout: (path, why). A folder ends with "/".
 LEFT_OUT = [
     ("solutions/", "the reference solutions"),
-    ("bench/tuning/", "the tuning harness: the reference solutions with other tile sizes"),
+    ("bench/tuning/", "the tuning files: other values of the reference solutions' constants"),
     ("bench/gpu_run.sh", "the GPU test run, which runs the reference solutions"),
     ("tests/instructor/", "the instructors' tests"),
     ("checker/grading/", TOOLS),
     ("checker/cmake/GradingExport.cmake", TOOLS),
     ("checker/cli/commands/grade.py", TOOLS),
     ("checker/cli/commands/handout.py", TOOLS),
+    ("checker/cli/commands/tune.py", TOOLS),
     ("docs/instructors.md", "the instructors' guide"),
+    ("docs/instructors/", "the instructors' guide"),
+    ("checker/cli/commands/classroom.py", TOOLS),
     ("docs/dev/grading.md", "grading's design notes"),
 ]
-BROKEN = ("tests/broken/", "broken kernels: each is a solution with one mistake")
+BROKEN = ("tests/broken/", "broken kernels: each is a change to a solution")
 # (pattern, why, how the summary names the files it matches)
 LEFT_OUT_PATTERNS = [
-    (re.compile(r"^checker/cli/course/(grading|handout)\w*\.py$"), TOOLS,
-     "checker/cli/course/grading*.py and handout*.py"),
+    (re.compile(r"^checker/cli/course/(grading|handout|tuning)\w*\.py$"), TOOLS,
+     "checker/cli/course/grading*.py, handout*.py and tuning.py"),
 ]
 # Never copied: what builds leave behind, and the command line's backups of kernels (which
 # would be the instructor's own).
@@ -62,21 +65,55 @@ class Plan:
     notes: list = field(default_factory=list)
 
 
+# Without git, the files a handout may carry: those under the course's own top-level folders
+# and files. Anything else (a class folder, grades, notes) is not guessed at: it is refused.
+COURSE_TOP = {"puzzles", "solutions", "checker", "docs", "tests", "bench", ".ci", ".github", ".gitignore",
+              ".gitattributes", ".clang-format", "CMakeLists.txt", "CMakePresets.json", "README.md", "LICENSE",
+              "mkdocs.yml"}
+ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+PUZZLE_FILE = re.compile(r"^p\d\d_\w+\.cu$")
+COURSE_KERNEL_FOLDERS = ("puzzles/", "solutions/", "tests/", "bench/")
+GRADES = "a grading's results (results.md and results.csv), never handed out"
+CLASS = "students' submissions (a class folder or an archive), never handed out"
+
+
 def course_files(root):
-    """The course's files: what git tracks or would track (tracked and untracked, not ignored),
-    or, without git, every file outside build folders."""
+    """The course's files: what git tracks (never what it does not: a class or grades folder
+    kept in the course is untracked); without git, the files under the course's own folders,
+    and HandoutError naming any other file, since it cannot tell what that is."""
     if (root / ".git").exists() and shutil.which("git"):
-        done = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                              cwd=root, capture_output=True)
+        done = subprocess.run(["git", "ls-files", "-z", "--cached"], cwd=root, capture_output=True)
         if done.returncode == 0:
             names = {n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n}
             return sorted(n for n in names if not JUNK.search(n) and (root / n).is_file())
-    found = []
+    found, unknown = [], []
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
-        if path.is_file() and not JUNK.search(name) and not name.startswith(".git"):
-            found.append(name)
+        if not path.is_file() or JUNK.search(name) or name.startswith(".git/"):
+            continue
+        (found if name.split("/", 1)[0] in COURSE_TOP else unknown).append(name)
+    if unknown:
+        shown = "\n  ".join(sorted(unknown)[:20]) + (f"\n  ... and {len(unknown) - 20} more" if len(unknown) > 20 else "")
+        raise HandoutError("the course is not a git checkout, and these files are not the course's own: the "
+                           f"handout cannot tell what they are, so it makes nothing:\n  {shown}\nMove them out of "
+                           "the course (a class or grades folder belongs outside it), or make the handout from "
+                           "a git checkout, which copies only what git tracks.")
     return sorted(found)
+
+
+def _not_course(name, names):
+    """(why, how the summary names it) for a file that is students' work or grades, even if
+    tracked; None otherwise."""
+    parts = name.split("/")
+    for depth in range(1, len(parts)):
+        folder = "/".join(parts[:depth])
+        if f"{folder}/results.csv" in names and f"{folder}/results.md" in names:  # what grade writes
+            return GRADES, folder + "/"
+    if name.endswith(ARCHIVES):
+        return CLASS, name
+    if PUZZLE_FILE.match(parts[-1]) and not name.startswith(COURSE_KERNEL_FOLDERS):
+        return CLASS, (parts[0] + "/") if len(parts) > 1 else name
+    return None
 
 
 def _why_left_out(name, keep_broken):
@@ -133,12 +170,26 @@ def without_instructor_presets(text):
     return json.dumps(presets, indent=2) + "\n", sorted(gone)
 
 
+def without_empty_sections(lines):
+    """mkdocs.yml's lines without a nav section ("- Title:") whose pages have all gone."""
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\s*)- [^:]+:\s*$", line)
+        if m:
+            following = next((n for n in lines[i + 1:] if n.strip()), "")
+            if len(following) - len(following.lstrip()) <= len(m.group(1)):
+                continue
+        out.append(line)
+    return out
+
+
 def plan(root, keep_broken):
     """What the handout holds, what it leaves out and what it changes; checked for solutions."""
     result = Plan()
     names = course_files(root)
+    known = set(names)
     for name in names:
-        rule = _why_left_out(name, keep_broken)
+        rule = _not_course(name, known) or _why_left_out(name, keep_broken)
         if rule:
             result.left_out.setdefault(rule[0], []).append(name)
             result.left_out_shown.setdefault(rule[0], set()).add(rule[1])
@@ -147,6 +198,8 @@ def plan(root, keep_broken):
     if not any(n.startswith("puzzles/") for n in result.files):
         raise HandoutError("the course has no puzzles/ folder to hand out")
     hand_out_stubs(root, result)
+    if keep_broken:
+        write_out_broken_kernels(root, result)
 
     def change(name, text):
         if text != (root / name).read_text(encoding="utf-8"):
@@ -176,9 +229,31 @@ def plan(root, keep_broken):
     if "mkdocs.yml" in result.files and gone_pages:
         lines = (root / "mkdocs.yml").read_text(encoding="utf-8").splitlines(keepends=True)
         kept = [line for line in lines if not any(re.search(rf"[\s:]{re.escape(p)}\s*$", line) for p in gone_pages)]
-        change("mkdocs.yml", "".join(kept))
+        change("mkdocs.yml", "".join(without_empty_sections(kept)))
     leave_out_solutions(root, result)
     return result
+
+
+def write_out_broken_kernels(root, result):
+    """tests/broken holds changes to the solutions; a handout has none, so each change goes as the
+    kernel it makes (and the change itself, which quotes a solution, stays out)."""
+    from course import broken_kernels
+    changes = [c for c in broken_kernels.changes(root)
+               if c.path.relative_to(root).as_posix() in result.files]
+    for c in changes:
+        name = c.path.relative_to(root).as_posix()
+        del result.files[name]
+        try:
+            text = broken_kernels.derive(c)
+        except broken_kernels.NotApplied as error:
+            raise HandoutError(f"{name} does not apply to its solution ({error}); fix it, or make the "
+                               "handout without --keep-broken.")
+        kernel = f"{broken_kernels.FOLDER}/{c.name}.cu"
+        result.files[kernel] = c.path
+        result.changed[kernel] = (text, c.path)
+    if changes:
+        result.notes.append(f"{broken_kernels.FOLDER}/: each change written out as the kernel it makes "
+                            f"({len(changes)} kernels; the changes quote the solutions)")
 
 
 def hand_out_stubs(root, result):

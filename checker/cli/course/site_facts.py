@@ -12,9 +12,11 @@ Two kinds of facts:
       <!-- END GENERATED -->
 
   `configuration` (on a puzzle page: kernel, launch, constants, sizes, limits, what a pass prints),
-  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at). The site
-  is built from the specs whatever the page holds; `checker/run docs --update` rewrites the
-  blocks in the files, and a page whose block is out of date fails the build and the tests.
+  `puzzles` (the course index's table) and `bench` (the sizes each puzzle is timed at); and the
+  blocks of figures, from the specs and the committed runs (speed_blocks.py, docs/dev/figures.md):
+  `puzzle-files`, `speed-summary`, `speed-puzzle(p06,p04)`, `measurements`, `log(PATH)`. The site
+  is built from them whatever the page holds; `checker/run docs --update` rewrites the blocks in
+  the files (README.md's too), and a page whose block is out of date fails the build and the tests.
 - Facts in the prose and in sample output (`[1/6] worked example, n = 4`, `Result: 6 of 6 cases
   passed`, the worked example's matrices, a load budget's message, `TILE = 16`, the page title):
   check_page() compares them with the spec.
@@ -26,9 +28,10 @@ import re
 
 from course.specs import evaluate  # noqa: F401  (the one formula evaluator; pages and tests use it from here too)
 
-BEGIN = re.compile(r"<!-- BEGIN GENERATED (\w+)(?::[^>]*)? -->\n")
+KIND = r"([\w-]+(?:\([^)\n]*\))?)"  # configuration, speed-puzzle(p06,p04), log(docs/dev/runs/...)
+BEGIN = re.compile(r"<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n")
 END = "<!-- END GENERATED -->"
-BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\w+)(?::[^>]*)? -->\n)(.*?)(" + re.escape(END) + ")", re.S)
+BLOCK = re.compile(r"(<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n)(.*?)(" + re.escape(END) + ")", re.S)
 PUZZLE_PAGE = re.compile(r"^(p\d\d_\w+)\.md$")
 
 
@@ -54,7 +57,17 @@ class Spec:
         self.square = len(ints) == 1
         self.size_name = ints[0] if self.square else None
         self.output_name = next(name for kind, name in self.params if "*" in kind and "const" not in kind)
-        self.input_types = {name: _element(kind) for kind, name in self.params if "*" in kind and "const" in kind}
+        # "tensor_maps": {"a_map": {"matrix": "a", "box": [columns, rows], "swizzle": 128}}: the kernel
+        # takes a and b as TMA tensor maps of halves, which the checker encodes (spec.cpp, kernel_args.cpp).
+        self.tensor_maps = {name: data["tensor_maps"][name] for kind, name in self.params if "CUtensorMap" in kind}
+        self.input_types = {}
+        for kind, name in self.params:
+            if "*" in kind and "const" in kind:
+                self.input_types[name] = _element(kind)
+            elif name in self.tensor_maps:
+                self.input_types[self.tensor_maps[name]["matrix"]] = "__half"
+        self.requires_gpu = data.get("requires_gpu")
+        self.gpu_words = gpu_requirement_words(self.requires_gpu) if self.requires_gpu else None
 
     @property
     def page(self):
@@ -106,6 +119,19 @@ def _parameters(signature):
         cut = max(piece.rfind(" "), piece.rfind("*"), piece.rfind("&"))
         out.append((piece[:cut + 1].strip(), piece[cut + 1:].strip()))
     return out
+
+
+def gpu_requirement_words(arch):
+    """'sm_90a' -> 'a Hopper GPU (sm_90a: compute capability 9.0)', as the checker says it
+    (gpu_requirement_words in checker/lib/src/explain.cpp)."""
+    m = re.fullmatch(r"sm_(\d+)(a?)", arch)
+    if not m:
+        raise ValueError(f"requires_gpu is '{arch}': write sm_80, sm_90a, ...")
+    number = int(m.group(1))
+    family = "Hopper" if number >= 90 else "Ampere" if number >= 80 else ""
+    if m.group(2):
+        return f"a {family} GPU ({arch}: compute capability {number // 10}.{number % 10})"
+    return f"an {family} GPU or newer ({arch})"
 
 
 def _element(kind):
@@ -172,10 +198,14 @@ def configuration_table(spec):
         computes += " of `float`, row-major"
     else:
         inputs = " and ".join(f"{n} `{t}`" for n, t in spec.input_types.items())
+        if spec.tensor_maps:
+            inputs += " (as the tensor maps " + " and ".join(f"`{name}`" for name in spec.tensor_maps) + ")"
         computes += f", row-major: {inputs}, {spec.output_name} `float`"
     if spec.data.get("b_is_transpose_of_a"):
         computes += "; the checker fills b with aᵀ"
     rows.append(("Computes", computes))
+    if spec.gpu_words:
+        rows.append(("Runs on", f"the CPU backend on any machine; the GPU backend on {spec.gpu_words}"))
 
     block = spec.launch["block"]
     block_values = [spec.formula_words(f) for f in block]
@@ -200,6 +230,8 @@ def configuration_table(spec):
     if consts:
         rows.append(("Constants" if len(consts) > 1 else "Constant",
                      ", ".join(f"`{name} = {value}`" for name, value in consts.items())))
+    for name, tensor_map in spec.tensor_maps.items():
+        rows.append((f"Tensor map `{name}`", tensor_map_words(spec, tensor_map)))
 
     cases = spec.cases
     sizes = f"worked example {spec.size_words(cases['worked'])}; random matrices at "
@@ -240,6 +272,21 @@ def configuration_table(spec):
 _PROSE = {"Global loads", "Bank conflicts", "Sectors per request"}
 
 
+def tensor_map_words(spec, tensor_map):
+    """One tensor map as the checker encodes it (checker/lib/src/kernel_args.cpp): the row-major
+    matrix as a 2-D tensor {columns, rows}, its box, its swizzle, and the driver's rule for rows."""
+    matrix = tensor_map["matrix"]
+    columns, rows = ("k", "m") if matrix == "a" else ("n", "k")
+    box = [_number(evaluate(f, {n: float(v) for n, v in spec.constants.items()})) for f in tensor_map["box"]]
+    words = f"{matrix} as {columns} columns × {rows} rows; boxes of {_times(box)} halves (columns × rows"
+    words += ")" if box == tensor_map["box"] else f": {_times(tensor_map['box'])})"
+    swizzle = tensor_map["swizzle"]
+    words += f", {swizzle}-byte swizzle" if swizzle else ", no swizzle"
+    words += f"; zeros where a box leaves {matrix}; {columns} a multiple of 8, so that each row of {matrix} " \
+             "is a multiple of 16 bytes"
+    return words
+
+
 def puzzles_table(specs):
     """The course index's table of puzzles."""
     lines = ["| # | Puzzle | You learn |", "|---|---|---|"]
@@ -262,10 +309,14 @@ def bench_table(specs):
 
 
 def render_block(kind, page, specs):
-    """The text of one generated block on a page (a path under docs/), or None for an unknown kind.
+    """The text of one generated block on a page (a path under docs/, or ../README.md), or None for an
+    unknown kind; ValueError when a figures block cannot be made (speed_blocks.BlockError).
     Blank lines around it keep every Markdown reader (GitHub's too) from joining it to the comments."""
     text = None
-    if kind == "puzzles":
+    from course import speed_blocks  # late: it reads the committed runs
+    if speed_blocks.handles(kind):
+        text = speed_blocks.render(kind, specs)[0]
+    elif kind == "puzzles":
         text = puzzles_table(specs)
     elif kind == "bench":
         text = bench_table(specs)
@@ -277,7 +328,10 @@ def render_block(kind, page, specs):
 
 def header(kind, page, specs):
     source = "checker/specs"
-    if kind == "configuration":
+    from course import speed_blocks
+    if speed_blocks.handles(kind):
+        source = speed_blocks.render(kind, specs)[1]
+    elif kind == "configuration":
         spec = spec_of_page(page, specs)
         source = f"checker/specs/{spec.id}.json" if spec else source
     return f"<!-- BEGIN GENERATED {kind}: from {source} by checker/run docs --update -->\n"
@@ -296,18 +350,30 @@ def regenerate(page, text, specs):
 
     def fresh(match):
         begin, kind, old = match.group(1), match.group(2), match.group(3)
-        new = render_block(kind, page, specs)
+        try:
+            new = render_block(kind, page, specs)
+            new_begin = header(kind, page, specs)
+        except ValueError as error:
+            problems.append(f"the generated block '{kind}' cannot be made: {error}")
+            return match.group(0)
         if new is None:
             problems.append(f"a generated block '{kind}' that nothing generates here "
-                            "(configuration, on a puzzle page; puzzles; bench)")
+                            "(configuration, on a puzzle page; puzzles; bench; puzzle-files; speed-summary; "
+                            "speed-puzzle(pNN); measurements; log(PATH))")
             return match.group(0)
-        new_begin = header(kind, page, specs)
         if old != new or begin != new_begin:
-            problems.append(f"the generated '{kind}' block is out of date with checker/specs: "
-                            "run checker/run docs --update")
+            source = new_begin.split(": from ", 1)[-1].split(" by ", 1)[0]
+            source = "checker/specs" if source.startswith("checker/specs") else source
+            problems.append(f"the generated '{kind}' block is out of date with {source}: "
+                            "run checker/run docs --update\n" + _diff(old, new))
         return new_begin + new + END
 
     return BLOCK.sub(fresh, text), problems
+
+
+def _diff(old, new):
+    import difflib
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), "on the page", "generated", n=1))
 
 
 def insert_configuration(text, spec, specs):

@@ -133,11 +133,15 @@ def collapsible_blocks(markdown):
     return DETAILS.sub(convert, markdown)
 
 
+README = "../README.md"  # the course's front page, outside docs/, with generated blocks too
+
+
 def update_files(docs_dir, specs):
-    """Rewrite the generated blocks of every page from the specs, and add a configuration block to
-    a puzzle page that has none. Returns the pages changed."""
+    """Rewrite the generated blocks of every page (and of the README) from the specs and the committed
+    runs, and add a configuration block to a puzzle page that has none. Returns the pages changed."""
     changed = []
-    for page in markdown_pages(docs_dir):
+    readme = [README] if (Path(docs_dir) / README).is_file() else []
+    for page in markdown_pages(docs_dir) + readme:
         path = Path(docs_dir) / page
         text = path.read_text(encoding="utf-8")
         new, _ = site_facts.regenerate(page, text, specs)

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dynamic_shared_binding.h"
 #include "ptx/program.h"
 
 namespace {
@@ -445,6 +446,7 @@ int main(int argc, char** argv) {
   out.reserve(text.size() + 4096);
   Rewriter r(text);
   if (!r.run(out)) return 1;
+  bind_dynamic_shared(out);
   std::ofstream o(argv[2], std::ios::binary);
   o << out;
   if (!o) {

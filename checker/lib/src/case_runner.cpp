@@ -71,7 +71,8 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
   const Problem& p = in.problem;
   BackendOutcome outcome;
   outcome.backend = backend_.kind();
-  engine::LaunchConfig config = spec_.launch_for(c.dims);
+  engine::LaunchConfig config = spec_.launch_for(c.dims, backend_.limits());
+  outcome.grid = config.grid;
   if (config.dynamic_shared_bytes > kDefaultDynamicSharedLimit) {
     try {
       backend_.set_max_dynamic_shared_bytes(image_, config.dynamic_shared_bytes);
@@ -81,6 +82,12 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
     }
   }
   DeviceCase device(backend_, spec_, c.dims, p);
+  try {
+    device.args.encode_maps(backend_, spec_, c.dims);
+  } catch (const engine::Error& e) {
+    outcome.launch.rejected = e.what();  // the driver's refusal of a map the spec asks for
+    return outcome;
+  }
 
   std::vector<engine::ThreadOrder> orders = orders_for(c, index);
   for (std::size_t o = 0; o < orders.size(); ++o) {
@@ -96,6 +103,7 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
 
     BackendOutcome judged;
     judged.backend = outcome.backend;
+    judged.grid = outcome.grid;
     judged.order = orders[o];
     judged.later_order = o > 0;
     judged.launch = std::move(r);
@@ -149,7 +157,7 @@ engine::LaunchResult CaseRunner::profile(const Case& c, const CaseInputs& in) co
   engine::RunOptions run;
   run.timeout_seconds = 2 * timeout_for(c.dims);  // logging every access takes longer
   run.profile = true;
-  return backend_.launch(image_, spec_.launch_for(c.dims), device.pointers.data(), run);
+  return backend_.launch(image_, spec_.launch_for(c.dims, backend_.limits()), device.pointers.data(), run);
 }
 
 std::vector<engine::ThreadOrder> CaseRunner::orders_for(const Case& c, std::size_t index) const {

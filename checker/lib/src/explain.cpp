@@ -313,18 +313,21 @@ std::string deadlock(const Finding& f, const Style& st) {
     bytes |= w.bytes_expected != w.bytes_delivered;
     arrivals |= w.pending_arrivals > 0;
     warpgroup |= w.kind == engine::ThreadGroup::BarrierWait::Kind::none && !f.groups[g].returned &&
-                 f.groups[g].waits_for.rfind("wgmma", 0) == 0;
+                 (f.groups[g].waits_for.rfind("wgmma", 0) == 0 || f.groups[g].waits_for.rfind("setmaxnreg", 0) == 0);
   }
   s += ". No thread can still arrive or deliver what they wait for: on a GPU the kernel would hang.";
-  if (bytes)
+  // A warpgroup instruction that part of the warpgroup skipped comes first: the waits on
+  // mbarriers behind it are its consequence.
+  if (warpgroup)
+    s += "\nFix: wgmma (with its fence, commit and wait) and setmaxnreg are executed by all 128 threads of a "
+         "warpgroup together: take them out of any branch that only some of its threads enter.";
+  else if (bytes)
     s += "\nFix: expect_tx must announce exactly the bytes the copies bring: every tensor copy delivers its whole box "
          "(box sizes times the element size), also where the box leaves the tensor.";
   else if (arrivals)
     s += "\nFix: check who arrives on that mbarrier and the parity waited for. A barrier starts in phase 0: a wait for "
          "parity 0 waits for its first completion, a wait for parity 1 returns at once (it means the phase before). "
          "A producer waiting for a free stage starts at parity 1; its consumers, waiting for data, at 0.";
-  else if (warpgroup)
-    s += "\nFix: a wgmma (and its fence, commit and wait) is executed by all 128 threads of a warpgroup together.";
   return s + "\nThe block was stopped.";
 }
 
@@ -359,6 +362,7 @@ std::string async_proxy(const Finding& f, const Style& st, bool first) {
       s = "the wgmma of " + f.where.str() + at_line(f.at) + " reads " + elem + " with a descriptor of " +
           words(f.swizzle_read) + ", but the tensor copy issued by " + other + " wrote it with " +
           words(f.swizzle_written);
+      if (!first) return s;
       return st.bold("Descriptor and tensor map disagree") + ": " + s +
              ".\nFix: the descriptor's layout (bits 62-63: 1 for 128-byte, 2 for 64-byte, 3 for 32-byte swizzles) must be "
              "the swizzle of the tensor map that filled the tile.\nThe kernel was stopped.";

@@ -1,5 +1,6 @@
 #include "kernel_args.h"
 
+#include "checker/expression.h"
 #include "checker/matrices.h"
 
 namespace checker {
@@ -28,6 +29,25 @@ void DeviceMatrix::upload(const std::vector<float>& values) {
   f16_->upload(bits);
 }
 
+void KernelArgs::encode_maps(engine::Backend& backend, const PuzzleSpec& spec, const Dims& d) {
+  const Variables v = spec.variables(d);
+  for (const PuzzleSpec::TensorMapParam& t : spec.tensor_maps) {
+    // A row-major matrix: dimension 0 runs along a row (columns), dimension 1 over the rows.
+    const bool is_a = t.matrix == 'a';
+    engine::TensorMapRequest r;
+    r.data_type = 6;  // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    r.rank = 2;
+    r.global_address = is_a ? a : b;
+    r.dims[0] = static_cast<std::uint64_t>(is_a ? d.k : d.n);
+    r.dims[1] = static_cast<std::uint64_t>(is_a ? d.m : d.k);
+    r.strides[0] = r.dims[0] * 2;
+    r.box[0] = static_cast<std::uint32_t>(evaluate(t.box[0], v));
+    r.box[1] = static_cast<std::uint32_t>(evaluate(t.box[1], v));
+    r.swizzle = t.swizzle_bytes == 0 ? 0 : t.swizzle_bytes == 32 ? 1 : t.swizzle_bytes == 64 ? 2 : 3;
+    (is_a ? a_map : b_map) = backend.encode_tensor_map(r);
+  }
+}
+
 std::vector<void*> KernelArgs::pointers(const PuzzleSpec& spec) {
   std::vector<void*> out;
   for (const KernelParam& p : spec.params) {
@@ -41,6 +61,8 @@ std::vector<void*> KernelArgs::pointers(const PuzzleSpec& spec) {
       case ParamRole::k: out.push_back(&k); break;
       case ParamRole::alpha: out.push_back(&alpha); break;
       case ParamRole::beta: out.push_back(&beta); break;
+      case ParamRole::a_map: out.push_back(&a_map); break;
+      case ParamRole::b_map: out.push_back(&b_map); break;
     }
   }
   out.push_back(nullptr);

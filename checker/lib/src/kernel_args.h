@@ -32,6 +32,11 @@ struct KernelArgs {
   void* c;
   int m, n, k;
   float alpha, beta;
+  engine::TensorMap a_map{}, b_map{};  // for kernels that take tensor maps (encode_maps)
+
+  // Encodes the spec's tensor maps of a and b (as they are now) on this backend. Throws
+  // engine::Error with the driver's refusal.
+  void encode_maps(engine::Backend& backend, const PuzzleSpec& spec, const Dims& d);
 
   // Points into this object: keep it alive, and unmoved, until the launch returns.
   std::vector<void*> pointers(const PuzzleSpec& spec);

@@ -188,6 +188,10 @@ int run_puzzle(const std::string& puzzle_id, const KernelImages& cpu, const Kern
       return environment_error(json, short_name, "bad_size",
                                "--size=" + std::to_string(opt.size[0]) + " is larger than this puzzle allows (" +
                                    spec.size_name + " <= " + std::to_string(spec.cases.max) + ")");
+    if (opt.size.size() == 3) {
+      const std::string problem = spec.tensor_map_problem(Dims{opt.size[0], opt.size[1], opt.size[2]});
+      if (!problem.empty()) return environment_error(json, short_name, "bad_size", "--size: " + problem);
+    }
     if (opt.sanitize) return json.finish(run_under_sanitizer(spec, opt, program));
     OpenedBackends backends = open_backends(opt);
     if (opt.backend == engine::BackendChoice::gpu && spec.requires_gpu && backends.use.gpu &&

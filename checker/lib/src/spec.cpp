@@ -121,6 +121,11 @@ void read_signature(PuzzleSpec& spec, const SpecReader& r) {
       ++ints;
     } else if (p.type == "float" && (p.name == "alpha" || p.name == "beta")) {
       p.role = p.name == "alpha" ? ParamRole::alpha : ParamRole::beta;
+    } else if (!pointer && p.type.find("CUtensorMap") != std::string::npos && (p.name == "a_map" || p.name == "b_map")) {
+      if (p.type.find("__grid_constant__") == std::string::npos || !constant)
+        r.fail("signature", "a tensor map is passed as const __grid_constant__ CUtensorMap: '" + piece + "'");
+      p.role = p.name == "a_map" ? ParamRole::a_map : ParamRole::b_map;
+      (p.role == ParamRole::a_map ? spec.a_type : spec.b_type) = ElementType::f16;
     } else {
       r.fail("signature", "parameter '" + piece + "' is not one the checker can supply (a, b, an output, "
                           "the size n or m, n, k, alpha, beta)");
@@ -130,8 +135,9 @@ void read_signature(PuzzleSpec& spec, const SpecReader& r) {
   auto has = [&](ParamRole role) {
     return std::any_of(spec.params.begin(), spec.params.end(), [&](const KernelParam& p) { return p.role == role; });
   };
-  if (!has(ParamRole::a) || !has(ParamRole::b) || spec.output_name.empty())
-    r.fail("signature", "needs const inputs named a and b and one output");
+  if (!(has(ParamRole::a) || has(ParamRole::a_map)) || !(has(ParamRole::b) || has(ParamRole::b_map)) ||
+      spec.output_name.empty())
+    r.fail("signature", "needs const inputs named a and b (or tensor maps a_map and b_map) and one output");
   spec.square = ints == 1;
   if (spec.square) {
     for (KernelParam& p : spec.params)
@@ -143,6 +149,31 @@ void read_signature(PuzzleSpec& spec, const SpecReader& r) {
     r.fail("signature", "needs either one size parameter or int m, int n, int k");
   }
   if (has(ParamRole::alpha) != has(ParamRole::beta)) r.fail("signature", "alpha and beta come together");
+}
+
+// "tensor_maps": {"a_map": {"matrix": "a", "box": ["BK", "BM"], "swizzle": 128}, ...}: one
+// for each CUtensorMap parameter of the signature.
+void read_tensor_maps(PuzzleSpec& s, const SpecReader& r) {
+  const json& d = r.doc_;
+  for (const KernelParam& p : s.params) {
+    if (p.role != ParamRole::a_map && p.role != ParamRole::b_map) continue;
+    const std::string field = "tensor_maps." + p.name;
+    if (!d.contains("tensor_maps") || !d.at("tensor_maps").contains(p.name))
+      r.fail(field, "the signature takes the tensor map " + p.name + ": say what it maps");
+    const json& m = d.at("tensor_maps").at(p.name);
+    PuzzleSpec::TensorMapParam t;
+    t.param = p.name;
+    std::string matrix = r.text(m, "matrix", field + ".");
+    if (matrix != std::string(1, p.name[0])) r.fail(field + ".matrix", "must be \"" + p.name.substr(0, 1) + "\"");
+    t.matrix = matrix[0];
+    t.box = r.texts(m, "box", field + ".");
+    if (t.box.size() != 2) r.fail(field + ".box", "must be [columns, rows]");
+    const json& swizzle = r.at(m, "swizzle", field + ".");
+    t.swizzle_bytes = static_cast<unsigned>(r.integer(swizzle, field + ".swizzle"));
+    if (t.swizzle_bytes != 0 && t.swizzle_bytes != 32 && t.swizzle_bytes != 64 && t.swizzle_bytes != 128)
+      r.fail(field + ".swizzle", "must be 0, 32, 64 or 128 (bytes)");
+    s.tensor_maps.push_back(t);
+  }
 }
 
 PuzzleSpec read(const SpecReader& r) {
@@ -179,6 +210,7 @@ PuzzleSpec read(const SpecReader& r) {
   if (d.contains("constants")) {
     for (const auto& [name, value] : r.at(d, "constants", "").items()) s.constants[name] = r.integer(value, "constants." + name);
   }
+  read_tensor_maps(s, r);
   const json& launch = r.at(d, "launch", "");
   s.launch.block = r.texts(launch, "block", "launch.");
   s.launch.grid = r.texts(launch, "grid", "launch.");
@@ -231,6 +263,7 @@ PuzzleSpec read(const SpecReader& r) {
 
   // Every formula must evaluate at the worked example, so a typo fails at once.
   Variables v = s.variables(s.cases.worked);
+  v["SMS"] = 1;  // launch formulas may size a grid by the device
   auto check = [&](const std::string& formula, const std::string& field) {
     try {
       evaluate(formula, v);
@@ -243,6 +276,16 @@ PuzzleSpec read(const SpecReader& r) {
   if (!s.launch.dynamic_shared_bytes.empty()) check(s.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes");
   for (const auto& f : s.output_tile) check(f, "output_tile");
   if (s.limits.global_loads_per_thread) check(s.limits.global_loads_per_thread->max, "limits.global_loads_per_thread.max");
+  for (const auto& t : s.tensor_maps)
+    for (const auto& f : t.box) check(f, "tensor_maps." + t.param + ".box");
+  auto meets_map_rule = [&](const std::vector<Dims>& list, const std::string& field) {
+    for (const Dims& c : list)
+      if (!s.tensor_map_problem(c).empty()) r.fail(field, s.tensor_map_problem(c));
+  };
+  meets_map_rule({s.cases.worked}, "cases.worked");
+  meets_map_rule(s.cases.cpu, "cases.cpu");
+  meets_map_rule(s.cases.gpu, "cases.gpu");
+  meets_map_rule(s.bench.shapes, "bench.shapes");
   return s;
 }
 
@@ -265,8 +308,20 @@ Variables PuzzleSpec::variables(const Dims& d) const {
   return v;
 }
 
-engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d) const {
+std::string PuzzleSpec::tensor_map_problem(const Dims& d) const {
+  for (const TensorMapParam& t : tensor_maps) {
+    long columns = t.matrix == 'a' ? d.k : d.n;
+    if ((columns * 2) % 16 != 0)
+      return size_words(d) + ": " + std::string(t.matrix == 'a' ? "k" : "n") +
+             " must be a multiple of 8, so that each row of " + std::string(1, t.matrix) +
+             " is a multiple of 16 bytes, as tensor maps require";
+  }
+  return "";
+}
+
+engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d, const engine::DeviceLimits& device) const {
   Variables v = variables(d);
+  v["SMS"] = static_cast<double>(device.multiprocessors);
   auto dim3_of = [&](const std::vector<std::string>& formulas) {
     unsigned xyz[3] = {1, 1, 1};
     for (std::size_t i = 0; i < formulas.size(); ++i) {
@@ -331,10 +386,44 @@ PuzzleSpec parse_spec(const std::string& json_text, const std::string& file_name
   }
 }
 
+namespace {
+
+// Set by override_constants() before the table is first read: puzzle id -> constant -> value.
+std::map<std::string, std::map<std::string, long long>>& constant_overrides() {
+  static std::map<std::string, std::map<std::string, long long>> overrides;
+  return overrides;
+}
+bool table_built = false;
+
+}  // namespace
+
+std::string override_constants(const std::string& id, const std::map<std::string, long long>& values) {
+  if (values.empty()) return "";
+  if (table_built) return "the constants of " + id + " were overridden after the specs were read";
+  constant_overrides()[id] = values;
+  for (const PuzzleSpec& p : puzzle_table()) {
+    if (p.id != id) continue;
+    for (const auto& [name, value] : values) {
+      (void)value;
+      if (!p.constants.count(name))
+        return "this checker was built with the constant " + name + ", which " + id + "'s spec does not have";
+    }
+    return "";
+  }
+  return "this checker was built for the puzzle " + id + ", which no spec describes";
+}
+
 const std::vector<PuzzleSpec>& puzzle_table() {
   static const std::vector<PuzzleSpec> table = [] {
     std::vector<PuzzleSpec> t;
-    for (const EmbeddedSpec& e : embedded_specs()) t.push_back(parse_spec(e.text, e.file));
+    for (const EmbeddedSpec& e : embedded_specs()) {
+      t.push_back(parse_spec(e.text, e.file));
+      auto o = constant_overrides().find(t.back().id);
+      if (o == constant_overrides().end()) continue;
+      for (const auto& [name, value] : o->second)  // only the spec's own constants (checked above)
+        if (t.back().constants.count(name)) t.back().constants[name] = value;
+    }
+    table_built = true;
     std::sort(t.begin(), t.end(), [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.number < b.number; });
     return t;
   }();

@@ -26,12 +26,14 @@ inline T warp_exchange(WarpOp op, unsigned mask, T var, int param, int width, un
   static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,
                 "the __shfl functions move values of at most 8 bytes (int, float, double, __half2, ...)");
   WarpLane lane;
-  std::memcpy(&lane.value, &var, sizeof(T));
+  std::memcpy(&lane.value, static_cast<const void*>(&var), sizeof(T));
   lane.param = param;
   lane.width = width;
   warp_collective(op, mask, &lane, &complete_warp_lanes, &op, line, file);
   T out;
-  std::memcpy(&out, &lane.result, sizeof(T));
+  // Through void*: a trivially copyable class with default member initializers is not
+  // "trivial", and g++ would warn (-Wclass-memaccess) about a copy that is well defined.
+  std::memcpy(static_cast<void*>(&out), &lane.result, sizeof(T));
   return out;
 }
 

@@ -59,6 +59,9 @@ struct DeviceLimits {
   std::size_t max_shared_per_block = 48 * 1024;  // without an opt-in attribute
   std::size_t max_shared_optin = 227 * 1024;     // with cudaFuncAttributeMaxDynamicSharedMemorySize
   unsigned compute_capability = 90;              // major * 10 + minor: 90 for Hopper (the CPU backend's)
+  // Multiprocessors: what a persistent kernel sizes its grid by (one block each). The CPU
+  // backend says 4, so that such grids loop over tiles at its small sizes too.
+  unsigned multiprocessors = 132;
 };
 
 // A TMA tensor map (CUtensorMap): 128 bytes, 64-byte aligned, passed to kernels by value as a

@@ -452,9 +452,9 @@ void AccessChecks::async_access(std::size_t i, std::uintptr_t a, unsigned size, 
     tag.tma_pending = 0;
   }
   if (write && tag.wgmma_warpgroup &&
-      tag.wgmma_group >= worker_->sync().warpgroup_async[tag.wgmma_warpgroup - 1u].retired) {
+      tag.wgmma_group >= worker_->sync().retired_known_to(t.linear, tag.wgmma_warpgroup - 1u)) {
     async_finding(Finding::AsyncUse::wgmma_reading, at, size, write, site, t, (tag.wgmma_warpgroup - 1u) * 128,
-                  tag.site);
+                  tag.wgmma_site);
     tag.wgmma_warpgroup = 0;
   }
   if (write && tag.bulk_thread && tag.bulk_group >= worker_->sync().bulk_retired[tag.bulk_thread - 1u]) {
@@ -474,9 +474,10 @@ void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_
     std::uintptr_t word = shared_lo_ + 4 * i;
     // The copy may land from now on: an earlier read by a wgmma still in flight, or by a
     // bulk store not waited for, loses its data.
-    if (tag.wgmma_warpgroup && tag.wgmma_group >= worker_->sync().warpgroup_async[tag.wgmma_warpgroup - 1u].retired)
+    if (tag.wgmma_warpgroup &&
+        tag.wgmma_group >= worker_->sync().retired_known_to(issuer.linear, tag.wgmma_warpgroup - 1u))
       async_finding(Finding::AsyncUse::wgmma_reading, word, 4, true, site, issuer, (tag.wgmma_warpgroup - 1u) * 128,
-                    tag.site);
+                    tag.wgmma_site);
     tag = AsyncTag{};
     tag.tma_barrier = static_cast<std::uint16_t>(barrier_number + 1);
     tag.tma_pending = 1;
@@ -506,7 +507,7 @@ void AccessChecks::wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgro
   for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
     async_[i].wgmma_warpgroup = static_cast<std::uint16_t>(warpgroup + 1);
     async_[i].wgmma_group = group;
-    if (!async_[i].tma_barrier) async_[i].site = site;
+    async_[i].wgmma_site = site;
   }
   fast_path.full_checks_only = true;
 }

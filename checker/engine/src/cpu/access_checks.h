@@ -114,6 +114,8 @@ class AccessChecks {
 
   // True when [a, a + size) lies in one of the kernel's shared variables or its dynamic
   // shared memory (of any size the launch may ask for).
+  // The lowest host address of the kernel's shared memory (0 when it has none).
+  std::uintptr_t shared_low() const { return shared_lo_; }
   bool in_shared_memory(std::uintptr_t a, unsigned size) const {
     const Region* r = region_of(a);
     return r && a + size <= r->end;
@@ -208,7 +210,8 @@ class AccessChecks {
     std::uint32_t wgmma_group = 0;
     std::uint16_t bulk_thread = 0;      // + 1; 0: no bulk store reads it
     std::uint32_t bulk_group = 0;
-    Site site = 0;                   // where the copy, the wgmma or the store was issued
+    Site site = 0;                   // where the copy or the store was issued
+    Site wgmma_site = 0;             // where the wgmma that reads it was issued
   };
   std::vector<AsyncTag> async_;
   void async_access(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);

@@ -51,6 +51,10 @@ struct MBarrier {
   std::uint32_t completed = 0;       // phases completed so far: the current phase's parity is completed & 1
   std::vector<unsigned> waiting;     // threads blocked in try_wait
   std::vector<std::size_t> copies;   // indices into BlockSync::copies of copies that complete it
+  // What the arriving threads knew of each warpgroup's finished wgmma groups (its retired
+  // count), for the phase in progress and for the last one completed: a thread that sees the
+  // phase complete knows it too (see BlockSync::known_retired).
+  std::vector<std::uint32_t> arrival_retired, phase_retired;
   std::uint32_t index = 0;           // its number in this block, for per-thread bookkeeping
   std::uintptr_t shared_address = 0; // where it is (host address), for findings
 };
@@ -80,17 +84,39 @@ struct BlockSync {
   std::vector<WarpgroupAsync> warpgroup_async;
   // Per thread, per mbarrier number: the phases it has seen complete (try_wait returned true).
   std::vector<std::vector<std::uint32_t>> observed;
+  // Per thread, per warpgroup: how many of that warpgroup's wgmma groups the thread knows
+  // to be finished, through program order (its own warpgroup), a __syncthreads, or an
+  // mbarrier phase that the finishing warpgroup arrived at afterwards. A tensor copy that a
+  // thread issues into shared memory that a wgmma group it does not know finished may
+  // still read is a race, however the threads happened to be scheduled.
+  std::vector<std::vector<std::uint32_t>> known_retired;
+  // Lands the tensor copies in flight that some blocked thread waits for, when nothing else
+  // can run: a copy always lands in the end. Set by the first tensor copy of the block.
+  void (*land_awaited_copies)() = nullptr;
   // Per thread: bulk (TMA store) groups committed and waited for.
   std::vector<std::uint32_t> bulk_committed, bulk_retired;
+
+  // The warpgroup's finished groups as `thread` knows them.
+  std::uint32_t retired_known_to(unsigned thread, unsigned warpgroup) const {
+    if (thread / 128 == warpgroup) return warpgroup_async[warpgroup].retired;
+    return known_retired[thread][warpgroup];
+  }
+  // A __syncthreads opened: every thread knows everything finished before it.
+  void barrier_opened() {
+    for (auto& known : known_retired)
+      for (std::size_t g = 0; g < known.size(); ++g) known[g] = warpgroup_async[g].retired;
+  }
 
   void reset(unsigned threads) {
     for (NamedBarrier& b : named) b = NamedBarrier{};
     mbarriers.clear();
     copies.clear();
+    land_awaited_copies = nullptr;
     unsigned groups = (threads + 127) / 128;
     warpgroups.assign(groups, WarpgroupMeeting{});
     warpgroup_async.assign(groups, WarpgroupAsync{});
     observed.assign(threads, {});
+    known_retired.assign(threads, std::vector<std::uint32_t>(groups, 0));
     bulk_committed.assign(threads, 0);
     bulk_retired.assign(threads, 0);
   }

@@ -17,15 +17,23 @@ namespace engine::cpu {
 namespace {
 
 class CpuBackend final : public Backend {
+  static unsigned workers() {
+    unsigned cores = std::thread::hardware_concurrency();
+    return cores ? cores : 1;
+  }
+
  public:
   BackendKind kind() const override { return BackendKind::cpu; }
 
-  std::string description() const override {
-    unsigned cores = std::thread::hardware_concurrency();
-    return "CPU, " + std::to_string(cores ? cores : 1) + " worker threads";
-  }
+  std::string description() const override { return "CPU, " + std::to_string(workers()) + " worker threads"; }
 
-  DeviceLimits limits() const override { return DeviceLimits{}; }
+  DeviceLimits limits() const override {
+    DeviceLimits l;
+    // A persistent grid (one block per multiprocessor) takes several tiles per block even at
+    // the small sizes the CPU backend checks, whatever the machine: four, on every machine.
+    l.multiprocessors = 4;
+    return l;
+  }
 
   void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name) override {
     return DeviceArena::instance().allocate(bytes, element_size, name);

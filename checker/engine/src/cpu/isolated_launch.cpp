@@ -82,7 +82,11 @@ class Translator {
       return;
     }
     const char* dynamic = plan_.kernel->dynamic_shared_name;
-    name = std::string(dynamic ? dynamic : "extern __shared__ memory") + " (byte " + std::to_string(byte_offset) + ")";
+    const std::size_t size = plan_.kernel->dynamic_shared_element;
+    if (dynamic && size && byte_offset % static_cast<std::int64_t>(size) == 0)
+      name = std::string(dynamic) + "[" + std::to_string(byte_offset / static_cast<std::int64_t>(size)) + "]";
+    else
+      name = std::string(dynamic ? dynamic : "extern __shared__ memory") + " (byte " + std::to_string(byte_offset) + ")";
   }
 
   Finding from_raw(const RawFinding& r) const {
@@ -97,7 +101,8 @@ class Translator {
     f.access_size = r.access_size;
     bool has_place = r.kind == FindingKind::out_of_bounds || r.kind == FindingKind::shared_out_of_bounds ||
                      r.kind == FindingKind::shared_race || r.kind == FindingKind::misaligned ||
-                     r.kind == FindingKind::async_copy || r.kind == FindingKind::uninitialized_shared;
+                     r.kind == FindingKind::async_copy || r.kind == FindingKind::uninitialized_shared ||
+                     r.kind == FindingKind::async_proxy;
     if (has_place && !r.is_shared) {
       const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
       f.buffer = b.name;
@@ -126,7 +131,7 @@ class Translator {
       f.index = element_at(r.byte_offset, element);
       f.buffer_elements = static_cast<long long>(bytes / element);
     }
-    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy) {
+    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy || r.kind == FindingKind::async_proxy) {
       f.other = coord(r.block, r.other_thread);
       f.other_is_write = r.other_is_write;
       if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
@@ -187,6 +192,22 @@ void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::
     if (pcs[i] && lines.count(pcs[i])) findings[i].at = lines[pcs[i]];
     if (other_pcs[i] && lines.count(other_pcs[i])) findings[i].other_at = lines[other_pcs[i]];
   }
+}
+
+// Where the groups of a deadlock wait, with the calls that led there (an mbarrier wait in a
+// helper, called from the kernel's line).
+void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& report, const std::string& kernel_source) {
+  std::vector<std::uintptr_t> sites;
+  for (std::uint32_t i = 0; i < report.kept; ++i)
+    for (std::uint32_t g = 0; g < report.findings[i].group_count; ++g)
+      if (report.findings[i].groups[g].wait_site) sites.push_back(report.findings[i].groups[g].wait_site);
+  if (sites.empty()) return;
+  auto lines = source_lines(sites, kernel_source);
+  for (std::uint32_t i = 0; i < report.kept && i < findings.size(); ++i)
+    for (std::uint32_t g = 0; g < report.findings[i].group_count && g < findings[i].groups.size(); ++g) {
+      auto it = lines.find(report.findings[i].groups[g].wait_site);
+      if (report.findings[i].groups[g].wait_site && it != lines.end()) findings[i].groups[g].barrier = it->second;
+    }
 }
 
 }  // namespace
@@ -265,6 +286,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     pcs.push_back(report->findings[i].pc);
     other_pcs.push_back(report->findings[i].other_pc);
   }
+  attach_wait_sites(result.findings, *report, plan.kernel->source);
   for (std::size_t k = 0; k < kFindingKinds; ++k) result.totals[k] = report->totals[k];
 
   int crash = report->crash_signal.load();

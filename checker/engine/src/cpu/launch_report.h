@@ -30,6 +30,8 @@ struct RawGroup {
   std::uint32_t wait_parity, wait_phase_parity, wait_initialized;
   std::int64_t wait_pending, wait_expected, wait_bytes_expected, wait_bytes_delivered;
   std::uint32_t wait_arrived, wait_count, wait_number;
+  std::uint64_t wait_object;           // which barrier, to tell apart groups at the same line
+  std::uint64_t wait_site;             // a code address where they wait (inline PTX), for the call chain
 };
 
 struct RawFinding {

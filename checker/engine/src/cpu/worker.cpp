@@ -304,7 +304,9 @@ void Worker::run_block(std::uint64_t block) {
     order_queue(queue_, phase_);
     pos_ = 0;
     switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
+    if (sync_.land_awaited_copies && resume_after_landing()) continue;
     if (!end_of_phase()) break;
+    sync_.barrier_opened();
   }
   checks_.end_block();
   if (fast_path.profile) profile_.end_phase(n_);
@@ -313,6 +315,16 @@ void Worker::run_block(std::uint64_t block) {
     if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block, max_loads_thread_ = t.linear;
   }
   plan_.report->threads_run.fetch_add(n_, std::memory_order_relaxed);
+}
+
+// Every runnable thread has stopped, some of them waiting for tensor copies still in flight:
+// the copies land (a copy always does, in the end), and the threads they release run on.
+bool Worker::resume_after_landing() {
+  queue_.clear();
+  sync_.land_awaited_copies();
+  if (queue_.empty()) return false;
+  for (unsigned t : queue_) threads_[t].state = CudaThread::State::ready;
+  return true;
 }
 
 // Every runnable thread now waits at a barrier or a warp collective, has returned, or was
@@ -567,9 +579,11 @@ void Worker::record_deadlock() {
   f.kind = FindingKind::deadlock;
   f.block = block_;
   bool first = true;
+  // Threads at the same line may wait for different barriers (a producer for a free stage,
+  // consumers for a full one, in one helper function): they are different groups.
   auto same_wait = [](const CudaThread& a, const RawGroup& g) {
-    return g.wait_number == (a.wait.kind == WaitReason::Kind::named_barrier ? a.wait.object : 0) &&
-           g.line == a.wait_line && g.file == a.wait_file;
+    std::uint64_t object = a.state == CudaThread::State::blocked ? a.wait.object : 0;
+    return g.wait_object == object && g.line == a.wait_line && g.file == a.wait_file;
   };
   for (const CudaThread& t : threads_) {
     bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
@@ -592,6 +606,8 @@ void Worker::record_deadlock() {
       group->file = exited ? "" : t.wait_file;
       group->waits_at = *at ? plan_.report->intern(at) : "";
       group->wait_slot = -1;
+      group->wait_object = t.state == CudaThread::State::blocked ? t.wait.object : 0;
+      group->wait_site = t.state == CudaThread::State::blocked ? t.wait.site : 0;
       if (t.state == CudaThread::State::blocked && t.wait.kind == WaitReason::Kind::mbarrier) {
         group->wait_kind = 1;
         group->wait_parity = t.wait.parity;

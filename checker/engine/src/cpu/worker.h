@@ -93,7 +93,8 @@ class Worker {
   void make_fibers();
   boost::context::fiber thread_main(unsigned slot, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
-  bool end_of_phase();  // false when the block is over
+  bool end_of_phase();           // false when the block is over
+  bool resume_after_landing();  // true when landed copies released waiting threads
   void stop_waiting_threads();
   void switch_to(unsigned self, unsigned target);
   void pass_on(unsigned self);

@@ -53,6 +53,7 @@ class GpuBackend final : public Backend {
     l.max_shared_per_block = props_.sharedMemPerBlock;
     l.max_shared_optin = props_.sharedMemPerBlockOptin;
     l.compute_capability = static_cast<unsigned>(props_.major * 10 + props_.minor);
+    l.multiprocessors = static_cast<unsigned>(props_.multiProcessorCount);
     return l;
   }
 

@@ -272,7 +272,7 @@ bool decode_instruction(Instruction& in, std::string& why) {
     }
     return true;
   }
-  if (head == "cp" && p.size() >= 2 && p[1] == "async") {
+  if (head == "cp" && p.size() >= 2 && p[1] == "async" && (p.size() < 3 || p[2] != "bulk")) {
     if (p.size() == 3 && p[2] == "commit_group") { in.op = Op::cp_async_commit; return true; }
     if (p.size() == 3 && p[2] == "wait_group") { in.op = Op::cp_async_wait_group; return true; }
     if (p.size() == 3 && p[2] == "wait_all") { in.op = Op::cp_async_wait_all; return true; }
@@ -641,7 +641,8 @@ bool check_operands(const Instruction& in, std::string& why) {
     case Op::wgmma_wait:
     case Op::setmaxnreg:
       if (!count(in, 1, why)) return false;
-      return shape(o[0].kind == Operand::Kind::imm, in, "a number", why);
+      // A number, or an "n" operand (an immediate the compiler substitutes).
+      return shape(o[0].kind == Operand::Kind::imm || o[0].kind == Operand::Kind::reg, in, "a number", why);
     case Op::wgmma: {
       unsigned d_regs = in.n / 2;
       std::size_t want = in.a_in_registers ? 7 : 8;

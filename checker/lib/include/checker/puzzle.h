@@ -27,7 +27,7 @@ struct Dims {
 };
 
 // What a kernel parameter stands for; told by its name in the spec's signature.
-enum class ParamRole { a, b, c, size, m, n, k, alpha, beta };
+enum class ParamRole { a, b, c, size, m, n, k, alpha, beta, a_map, b_map };
 
 struct KernelParam {
   std::string type;  // "const float*", "int"
@@ -76,6 +76,21 @@ struct PuzzleSpec {
 
   std::map<std::string, long long> constants;  // as the kernel file defines them
 
+  // A TMA tensor map the kernel takes (a const __grid_constant__ CUtensorMap parameter),
+  // which the checker encodes with cuTensorMapEncodeTiled for the case's matrix: a row-major
+  // matrix as a 2-D tensor {columns, rows}, boxes of box[0] columns x box[1] rows (formulas),
+  // with a 0, 32, 64 or 128-byte swizzle; zeros outside the matrix.
+  struct TensorMapParam {
+    std::string param;               // "a_map"
+    char matrix = 'a';               // 'a' or 'b'
+    std::vector<std::string> box;    // columns, rows
+    unsigned swizzle_bytes = 128;
+  };
+  std::vector<TensorMapParam> tensor_maps;
+  // The driver's rule for the maps: every row of a and b a multiple of 16 bytes. Empty when the
+  // case has no tensor maps or meets it; otherwise what is wrong, in the size's words.
+  std::string tensor_map_problem(const Dims& d) const;
+
   struct Launch {
     std::vector<std::string> block, grid;  // formulas, x first
     std::string dynamic_shared_bytes;      // formula; empty: none
@@ -110,7 +125,8 @@ struct PuzzleSpec {
 
   // The constants and the problem size (m, n, k and the size parameter's own name).
   Variables variables(const Dims& d) const;
-  engine::LaunchConfig launch_for(const Dims& d) const;
+  // The launch on a device: its formulas may also use SMS, the device's multiprocessors.
+  engine::LaunchConfig launch_for(const Dims& d, const engine::DeviceLimits& device) const;
   // "blocks of 16 × 16 threads, a grid of ceil(n / 16) × ceil(n / 16) blocks"
   std::string launch_words() const;
   // Global loads one thread may make; 0 when the puzzle sets no budget.
@@ -127,6 +143,10 @@ struct PuzzleSpec {
 const std::vector<PuzzleSpec>& puzzle_table();
 // The spec with this id; throws engine::Error if there is none.
 const PuzzleSpec& find_puzzle(const std::string& id);
+// Before the table is first read: the puzzle's constants take these values instead of its spec's
+// (a checker built for a tuning variant, whose kernel file defines them so: checker/run tune), so
+// that the launch formulas, the budgets and the words use them. "" or what is wrong.
+std::string override_constants(const std::string& id, const std::map<std::string, long long>& values);
 // Parses one spec file's text; throws engine::Error naming the file and the field.
 PuzzleSpec parse_spec(const std::string& json_text, const std::string& file_name);
 

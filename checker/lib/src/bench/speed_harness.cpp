@@ -147,10 +147,11 @@ class ShapeBench {
   double launch(const engine::KernelImage& image, const InputCopy& copy) {
     KernelArgs args{copy.a->get(), copy.b->get(), copy.c->get(), static_cast<int>(dims_.m),
                     static_cast<int>(dims_.n), static_cast<int>(dims_.k), problem_.alpha, problem_.beta};
+    args.encode_maps(gpu_, spec_, dims_);  // on the host, outside the timed launch
     std::vector<void*> pointers = args.pointers(spec_);
     engine::RunOptions run;
     run.timeout_seconds = 60;  // a correct kernel at 4096³ takes milliseconds; this only ends a hang
-    engine::LaunchResult r = gpu_.launch(image, spec_.launch_for(dims_), pointers.data(), run);
+    engine::LaunchResult r = gpu_.launch(image, spec_.launch_for(dims_, gpu_.limits()), pointers.data(), run);
     if (r.rejected.refused())
       throw engine::Error("--bench: the launch at " + shape_words(dims_) + " was refused: " + refusal_words(r.rejected));
     if (!r.findings.empty() || r.device_lost)
@@ -211,7 +212,7 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
   std::string copies_words;
   for (const Dims& dims : spec.bench.shapes) {
     ShapeBench bench(spec, *gpu, *blas, dims, opt.seed);
-    const engine::LaunchConfig config = spec.launch_for(dims);
+    const engine::LaunchConfig config = spec.launch_for(dims, gpu->limits());
     Reference ref = bench.reference();
     for (std::size_t k = 0; k < gpu_images.size(); ++k) {
       if (config.dynamic_shared_bytes > 48 * 1024) gpu->set_max_dynamic_shared_bytes(*gpu_images[k], config.dynamic_shared_bytes);

@@ -8,8 +8,9 @@
 // Names, parameter types and C++ behaviour (implicit conversions, operators computed with
 // the intrinsics, which comparisons are ordered) follow CUDA's cuda_fp16.h. Where a
 // function is listed there for the device only (__hfma, hsqrt, ...), it is here for the
-// host as well. Not here: bfloat16, shuffles, atomics, the transcendental functions
-// (hexp, hlog, hsin, ...) and cache-hinted loads other than the generic __ldg.
+// host as well. bfloat16 is in cuda_bf16.h (which includes this one). Not here: shuffles,
+// atomics, the transcendental functions (hexp, hlog, hsin, ...) and cache-hinted loads other
+// than the generic __ldg.
 //
 // Numerics. Each rule below was compared bit for bit with an H100 (sm_90, CUDA 13.0) running
 // CUDA's header, through the kernels of tests/engine/fp16_kernels.cu: every float, every
@@ -441,6 +442,7 @@ struct alignas(4) __half2_raw {
 };
 
 struct __half;
+struct __nv_bfloat16;  // cuda_bf16.h, which defines the conversion declared below
 inline __half __float2half(const float a);
 inline __half __double2half(const double a);
 inline float __half2float(const __half a);
@@ -459,6 +461,8 @@ struct alignas(2) __half {
   operator __half_raw() const { return __half_raw{__x}; }
 
 #if !defined(__CUDA_NO_HALF_CONVERSIONS__)
+  // As in CUDA: explicit only, rounded once to nearest even (defined in cuda_bf16.h).
+  explicit __half(const __nv_bfloat16 f);
   __half(const float f) : __x(cuda_cpu::fp16_detail::from_float(f, cuda_cpu::fp16_detail::Round::nearest_even)) {}
   __half(const double f) : __x(cuda_cpu::fp16_detail::from_double(f, cuda_cpu::fp16_detail::Round::nearest_even)) {}
   operator float() const { return cuda_cpu::fp16_detail::to_float(__x); }

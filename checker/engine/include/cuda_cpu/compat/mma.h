@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuda_cpu/runtime_hooks.h"
+#include "cuda_bf16.h"  // as CUDA's mma.h does (it includes cuda_fp16.h)
 #include "cuda_fp16.h"
 
 namespace nvcuda {

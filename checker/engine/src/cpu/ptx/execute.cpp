@@ -118,8 +118,13 @@ void refuse(const Lane& lane, const char* what) {
   w.stop_grid_with(f);
 }
 
+std::uintptr_t shared_window_base() {
+  return current_worker ? current_worker->checks().shared_low() & ~std::uintptr_t{1023}
+                        : SymbolTable::tls_address(0);
+}
+
 std::uintptr_t shared_host_address(const Lane& lane, std::uint64_t window_address, unsigned size) {
-  std::uintptr_t base = SymbolTable::tls_address(0);
+  std::uintptr_t base = shared_window_base();
   std::uintptr_t host = base + static_cast<std::uintptr_t>(window_address);
   if (!current_worker->checks().in_shared_memory(host, size)) {
     char what[160];
@@ -251,9 +256,9 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
 }
 
 std::size_t cuda_cpu::shared_window_address(const void* generic) {
-  return reinterpret_cast<std::uintptr_t>(generic) - engine::cpu::SymbolTable::tls_address(0);
+  return reinterpret_cast<std::uintptr_t>(generic) - engine::cpu::ptx_run::shared_window_base();
 }
 
 void* cuda_cpu::shared_window_pointer(std::size_t shared_address) {
-  return reinterpret_cast<void*>(engine::cpu::SymbolTable::tls_address(0) + shared_address);
+  return reinterpret_cast<void*>(engine::cpu::ptx_run::shared_window_base() + shared_address);
 }

@@ -19,5 +19,7 @@ MBarrier& mbarrier_at(std::uintptr_t host);
 void complete_transaction(MBarrier& b, std::uint64_t bytes);
 // Lands every tensor copy still on its way to `b`.
 void land_copies(MBarrier& b);
+// Lands every copy in flight whose mbarrier some thread waits on (BlockSync::land_awaited_copies).
+void land_awaited_copies();
 
 }  // namespace engine::cpu::ptx_run

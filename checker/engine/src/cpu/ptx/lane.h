@@ -37,6 +37,10 @@ std::uint64_t address(const Lane& lane, const ptx::Operand& o);
 // The host address behind a shared-window address, checked to lie in the block's shared
 // memory; `size` bytes from there. Refuses it (a finding) otherwise.
 std::uintptr_t shared_host_address(const Lane& lane, std::uint64_t window_address, unsigned size);
+// The host address of shared address 0 for the running block: its lowest shared variable,
+// rounded down to 1024 bytes, so that shared addresses are small (descriptors keep 18 bits
+// of them, as on a GPU) and aligned as the host's (swizzles follow address bits).
+std::uintptr_t shared_window_base();
 // A load or store the statement makes for the thread `t` (another lane, for collectives):
 // checked and profiled as that thread's access at the statement's line.
 void access(const Lane& lane, CudaThread& t, std::uintptr_t address, unsigned size, bool write);

@@ -7,6 +7,7 @@
 //
 // And, for clusters of one CTA (the CPU backend runs each CTA as its own cluster):
 // barrier.cluster.arrive/wait and mapa.
+#include <algorithm>
 #include <cstdio>
 
 #include "hopper.h"
@@ -30,6 +31,8 @@ bool phase_done(const MBarrier& b, std::uint64_t parity_or_state, bool parity) {
 
 void complete_phase(MBarrier& b) {
   ++b.completed;
+  b.phase_retired = std::move(b.arrival_retired);
+  b.arrival_retired.clear();
   b.pending = b.expected;
   b.tx = 0;
   b.delivered = 0;
@@ -55,6 +58,19 @@ void observe(Lane& lane, const MBarrier& b) {
   auto& seen = worker().sync().observed[lane.thread->linear];
   if (seen.size() <= b.index) seen.resize(b.index + 1, 0);
   if (seen[b.index] < b.completed) seen[b.index] = b.completed;
+  auto& known = worker().sync().known_retired[lane.thread->linear];
+  for (std::size_t g = 0; g < b.phase_retired.size() && g < known.size(); ++g)
+    known[g] = std::max(known[g], b.phase_retired[g]);
+}
+
+// An arrival passes on what the thread knows of finished wgmma groups to whoever sees the
+// phase complete.
+void pass_on_knowledge(Lane& lane, MBarrier& b) {
+  const BlockSync& sync = worker().sync();
+  const unsigned thread = lane.thread->linear, groups = static_cast<unsigned>(sync.warpgroup_async.size());
+  b.arrival_retired.resize(groups, 0);
+  for (unsigned g = 0; g < groups; ++g)
+    b.arrival_retired[g] = std::max(b.arrival_retired[g], sync.retired_known_to(thread, g));
 }
 
 void wait_for_phase(Lane& lane, const ptx::Instruction& in, bool blocking) {
@@ -156,6 +172,7 @@ void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
         refuse(lane, what);
       }
       b.pending -= static_cast<std::int64_t>(count);
+      pass_on_knowledge(lane, b);
       w.progress();
       maybe_complete(b);
       return;

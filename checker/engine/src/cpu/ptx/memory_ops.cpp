@@ -81,7 +81,7 @@ void run_memory(Lane& lane, const ptx::Instruction& in) {
     case ptx::Op::cvta: {
       std::uint64_t v = value(lane, o[1]);
       bool shared = in.space == ptx::Space::shared || in.space == ptx::Space::shared_cluster;
-      std::uint64_t base = shared ? SymbolTable::tls_address(0) : 0;
+      std::uint64_t base = shared ? shared_window_base() : 0;
       std::uint64_t r = in.to_space ? v - base : v + base;
       set(lane, o[0], in.type == ptx::Type::u32 ? r & 0xFFFFFFFFu : r);
       return;

@@ -101,7 +101,7 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
   copy.swizzle = map.swizzle_bytes;
   copy.issuer = lane.thread->linear;
   copy.site = lane.site;
-  const std::uintptr_t window = SymbolTable::tls_address(0);
+  const std::uintptr_t window = shared_window_base();
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t source) {
     copy.destinations[e] = window + swizzled(destination + e * element, map.swizzle_bytes);
     if (source == 0) return;  // outside the tensor: zeros
@@ -115,6 +115,7 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
                         lane.site, *lane.thread);
   w.sync().copies.push_back(std::move(copy));
   barrier.copies.push_back(w.sync().copies.size() - 1);
+  w.sync().land_awaited_copies = &land_awaited_copies;
   if (w.plan().options.order == engine::ThreadOrder::reverse) land_copies(barrier);
 }
 
@@ -128,7 +129,7 @@ void tensor_store(Lane& lane, const ptx::Instruction& in) {
   std::uint64_t source = address(lane, o[1]);
   if (source % 128 != 0) refuse(lane, "the shared source of a tensor store must be 128-byte aligned");
   shared_host_address(lane, source, static_cast<unsigned>(bytes));
-  const std::uintptr_t window = SymbolTable::tls_address(0);
+  const std::uintptr_t window = shared_window_base();
   unsigned thread = lane.thread->linear;
   std::uint32_t group = w.sync().bulk_committed[thread];
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
@@ -163,6 +164,11 @@ void land_copies(MBarrier& b) {
     c = PendingTensorCopy{};
     complete_transaction(b, bytes);
   }
+}
+
+void land_awaited_copies() {
+  for (auto& [address, barrier] : worker().sync().mbarriers)
+    if (!barrier.waiting.empty() && !barrier.copies.empty()) land_copies(barrier);
 }
 
 void run_tensor_copy(Lane& lane, const ptx::Instruction& in) {

@@ -1,0 +1,233 @@
+"""The sandbox around every build and every run of a student's file during grading.
+
+On the CPU backend a kernel is host code, and a submission can also run code in a static
+initialiser: grading must assume it will try anything. Each build step and checker run is
+wrapped in bubblewrap (Debian's `bubblewrap`; docs/dev/grading.md says why this tool):
+
+- no network (a network namespace of its own, with only a loopback nobody listens on);
+- a read-only view of the toolchain (/usr, a few files of /etc, /opt) and of the course and
+  the instructor's build, with the class folder, the results folder and the course's backups
+  hidden under empty folders; nothing else of the machine (no home, no other submission);
+- one writable folder: the submission's own scratch folder (its copy of the file and its
+  build tree), and an empty /tmp of its own;
+- its own process, IPC and host-name namespaces, a session of its own, and death with grading;
+- an unprivileged user: as root, bubblewrap sets the namespaces up and the command then drops
+  to a uid of its own (one per job slot, so that the process limit of one submission never
+  counts another's) with no capabilities; as anyone else, a user namespace maps the grader to
+  "nobody";
+- the limits of LIMITS (CPU seconds, memory, processes, file size), set with prlimit
+  inside the sandbox.
+
+`checker/run grade --no-sandbox` runs the same commands bare (and without the limits).
+"""
+import contextlib
+import math
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from course.grading_processes import run as run_process
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits inside the sandbox: the one place they are set (docs/instructors.md
+    lists them). CPU seconds come from each step's time limit."""
+    # Bytes of private writable memory (RLIMIT_DATA, which every malloc and new counts). Not
+    # RLIMIT_AS: the CPU backend reserves a terabyte of address space it never backs.
+    memory: int = 8 * 1024 ** 3
+    processes: int = 128  # per submission: a build runs about 10, a fork bomb stops here
+    file_size: int = 512 * 1024 ** 2  # bytes per file written: a checker binary is tens of MB
+    open_files: int = 1024
+
+    def prlimit(self, cpu_seconds):
+        return ["prlimit", f"--cpu={max(1, math.ceil(cpu_seconds))}", f"--data={self.memory}",
+                f"--nproc={self.processes}", f"--fsize={self.file_size}", f"--nofile={self.open_files}",
+                "--core=0", "--"]
+
+    def words(self):
+        return (f"CPU time as the time limits, {self.memory // 1024 ** 3} GiB of memory, "
+                f"{self.processes} processes, files up to {self.file_size // 1024 ** 2} MiB")
+
+
+LIMITS = Limits()
+# As root, each job slot runs as uid UID_BASE + slot: ids no account uses (below the kernel's
+# 2^32 - 1, above every range useradd and subuid hand out).
+UID_BASE = 2_000_000_000
+NOBODY = 65534
+PATH = "/usr/local/bin:/usr/bin:/bin"
+TOOLCHAIN = ["/usr", "/opt"]
+MERGED_USR = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
+ETC = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf",
+       "localtime"]
+PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LANG")
+
+
+class SandboxUnavailable(Exception):
+    """The sandbox cannot be set up here: the message says why and what to do."""
+
+
+class Bare:
+    """--no-sandbox: the commands run as they are, with the grader's rights."""
+    used = False
+
+    def words(self):
+        return "none (--no-sandbox): students' code ran with the grader's rights"
+
+    @contextlib.contextmanager
+    def slot(self):
+        yield self
+
+    def prepare(self, scratch):
+        pass
+
+    def exit_status(self, status):
+        return status
+
+    def wrap(self, command, scratch, cpu_seconds, env):
+        return command, dict(os.environ, **env)
+
+
+class Bubblewrap:
+    """Wraps commands in bubblewrap; see the top of this file."""
+    used = True
+
+    def __init__(self, readable, hidden, jobs, gpu=False, bwrap=None):
+        self.bwrap = bwrap or shutil.which("bwrap")
+        self.root = os.geteuid() == 0
+        self.readable = _outermost([Path(p).resolve() for p in readable])
+        self.hidden = [Path(p).resolve() for p in hidden]
+        self.gpu = gpu
+        self.version = ""
+        self.disable_userns = False
+        self._uids = queue.Queue()
+        for slot in range(max(1, jobs) + 1):  # + 1: the preflight
+            self._uids.put(UID_BASE + slot if self.root else os.getuid())
+
+    def words(self):
+        who = "a uid of its own per job, no capabilities" if self.root else "a user namespace, as nobody"
+        return (f"bubblewrap {self.version} (no network; read-only toolchain and course; a private scratch "
+                f"folder; {who}; {LIMITS.words()})").replace("  ", " ")
+
+    @contextlib.contextmanager
+    def slot(self):
+        """A uid for one submission at a time (as root); given back when it is graded."""
+        uid = self._uids.get()
+        try:
+            yield _Slot(self, uid)
+        finally:
+            self._uids.put(uid)
+
+    def probe(self, scratch):
+        """Runs a trivial command in the sandbox; raises SandboxUnavailable with bwrap's words."""
+        if not self.bwrap or not os.access(self.bwrap, os.X_OK):
+            raise SandboxUnavailable(
+                "bubblewrap (bwrap) is not installed, so students' code cannot be sandboxed. Install it "
+                "(sudo apt-get install -y bubblewrap), or grade without a sandbox, knowingly, with --no-sandbox.")
+        done = subprocess.run([self.bwrap, "--version"], capture_output=True, text=True)
+        self.version = done.stdout.strip().split()[-1] if done.returncode == 0 and done.stdout.strip() else "?"
+        helped = subprocess.run([self.bwrap, "--help"], capture_output=True, text=True)
+        self.disable_userns = "--disable-userns" in helped.stdout + helped.stderr  # bubblewrap 0.8 and later
+        with self.slot() as slot:
+            slot.prepare(scratch)
+            command, env = slot.wrap(["sh", "-c", "test -w ."], scratch, 10, {})
+            done = run_process(command, cwd=scratch, time_limit=30, env=env)
+        if done.status != 0:
+            said = done.output.strip() or f"exit status {done.status}"
+            raise SandboxUnavailable(
+                f"the sandbox (bubblewrap) cannot be set up here: {said}\n"
+                "It needs user namespaces (or root): see docs/instructors.md, 'The sandbox'. To grade "
+                "without it, knowingly, add --no-sandbox.")
+
+
+class _Slot:
+    def __init__(self, sandbox, uid):
+        self.sandbox = sandbox
+        self.uid = uid
+
+    def exit_status(self, status):
+        """The command's exit status as subprocess gives it (-N for signal N): bubblewrap reports a
+        command that a signal ended as 128 + N."""
+        return -(status - 128) if status is not None and 128 < status < 128 + 65 else status
+
+    def prepare(self, scratch):
+        """The scratch folder and what is in it belong to the sandbox's user (as root)."""
+        if not self.sandbox.root:
+            return
+        for current, dirs, files in os.walk(scratch):
+            for name in [current] + [os.path.join(current, n) for n in dirs + files]:
+                os.lchown(name, self.uid, self.uid)
+
+    def wrap(self, command, scratch, cpu_seconds, env):
+        """(bwrap's command line, the environment to start it with)."""
+        s = self.sandbox
+        scratch = str(Path(scratch).resolve())
+        args = [s.bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "grading"]
+        if not s.root:
+            args += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
+            args += ["--disable-userns"] if s.disable_userns else []
+        for top in MERGED_USR:
+            if os.path.islink(top):
+                args += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                args += ["--ro-bind", top, top]
+        for folder in TOOLCHAIN:
+            args += ["--ro-bind-try", folder, folder]
+        for name in ETC:
+            args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        args += ["--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
+        made = {Path("/"), Path("/tmp")}
+
+        def reachable(path):
+            """bwrap makes a bind's missing parents private (0700): the user must pass through."""
+            extra = []
+            for parent in reversed(Path(path).parents):
+                if parent in made or any(parent == b or b in parent.parents for b in bound):
+                    continue
+                made.add(parent)
+                extra += ["--perms", "0755", "--dir", str(parent)]
+            return extra
+        bound = []
+        if s.gpu:  # the GPU's device files and what the driver reads of /sys
+            for device in sorted(Path("/dev").glob("nvidia*")):
+                args += ["--dev-bind", str(device), str(device)]
+            args += ["--ro-bind-try", "/sys", "/sys"]
+        for folder in s.readable:
+            args += reachable(folder) + ["--ro-bind", str(folder), str(folder)]
+            bound.append(folder)
+        for folder in s.hidden:  # an empty folder over it, where it lies inside what is readable
+            if any(folder == r or r in folder.parents for r in s.readable) and folder.exists():
+                args += ["--tmpfs", str(folder)]
+        args += reachable(scratch) + ["--bind", scratch, scratch, "--chdir", scratch, "--clearenv",
+                 "--setenv", "PATH", PATH, "--setenv", "HOME", scratch, "--setenv", "TMPDIR", "/tmp"]
+        for name, value in list(env.items()) + [(n, os.environ[n]) for n in PASSED_ENV if n in os.environ]:
+            args += ["--setenv", name, value]
+        args.append("--")
+        if s.root:
+            args += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+        return args + LIMITS.prlimit(cpu_seconds) + list(command), {"PATH": os.environ.get("PATH", PATH)}
+
+
+def _outermost(folders):
+    """The folders that are not inside another of them (a bind of each is enough)."""
+    folders = sorted(set(folders))
+    return [f for f in folders if not any(o != f and o in f.parents for o in folders)]
+
+
+def choose(no_sandbox, readable, hidden, jobs, gpu, scratch_root):
+    """The sandbox to grade with: bubblewrap, probed once, or Bare for --no-sandbox."""
+    if no_sandbox:
+        return Bare()
+    sandbox = Bubblewrap(readable, hidden, jobs, gpu)
+    scratch = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch_root))
+    try:
+        sandbox.probe(scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return sandbox

@@ -1,0 +1,225 @@
+// Puzzle 13: warp specialization, persistent tiles
+//
+// Computes c = a · b for row-major half-precision matrices a (m × k) and b (k × n), with float
+// sums and a float result c (m × n), as the fastest Hopper GEMMs are organized: warpgroups with
+// different jobs. A producer warpgroup gives most of its registers away (setmaxnreg) and one of
+// its threads only issues tensor copies into a ring of STAGES stages; two consumer warpgroups
+// take those registers and each multiplies a 64 × 256 half of the block's 128 × 256 tile with
+// wgmma m64n256k16. The grid is persistent: one block per multiprocessor (SMS: 132 on an H100,
+// 4 on the CPU backend) walks the output tiles in groups of GROUP_M tile rows, so that tiles running at the same time share
+// their rows of a and columns of b in the L2 cache, and a block's next tile starts loading while
+// its consumers still store the last one. Any m >= 1 and n, k that are multiples of 8 (tensor
+// maps need 16-byte rows); the copies fill zeros past the edges.
+//
+// Launch: 1-D blocks of THREADS = 384 threads (warpgroup 0: producer; 1 and 2: consumers); a
+//   grid of min(ceil(m / BM) · ceil(n / BN), SMS) blocks; SHARED_BYTES of dynamic shared
+//   memory: STAGES a tiles (BM rows of BK halves), STAGES b tiles (BN / 64 blocks of BK rows of
+//   64 halves), then STAGES "full" and STAGES "empty" mbarriers.
+//   The checker passes a_map (a as {k, m}, boxes of BK × BM) and b_map (b as {n, k}, boxes of
+//   64 × BK), both with a 128-byte swizzle.
+//   Tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... (tile_position gives its row and column
+//   of tiles). Producer and consumers count the steps along k of all their tiles with one
+//   counter `step`, in the same order: step uses stage step % STAGES, in its (step / STAGES)-th use.
+//     producer (thread 0): wait until the stage is empty (parity (use + 1) % 2), announce
+//       A_BYTES + B_BYTES on its full barrier, copy a's box and BN / 64 boxes of b into it;
+//     consumers: wait until the stage is full (parity use % 2), four wgmmas (one per 16-wide
+//       slice of k) on its 64 rows, commit; wgmma.wait_group 1, then one thread of each
+//       consumer releases the previous step's stage (empty barriers count 2 arrivals). At a
+//       tile's end: wait_group 0, release the last stage, store the sums inside c.
+// Constants: BM = 128, BN = 256, BK = 64, STAGES = 4, GROUP_M = 8, THREADS = 384.
+// Doc: docs/p13_warp_specialization.md
+
+#include <cstdint>
+
+#include <cuda.h>
+#include <cuda_fp16.h>
+
+constexpr int BM = 128;
+constexpr int BN = 256;
+constexpr int BK = 64;
+constexpr int STAGES = 4;
+constexpr int GROUP_M = 8;
+constexpr int THREADS = 384;
+constexpr int CONSUMERS = 2;
+constexpr int A_BYTES = BM * BK * 2;  // one stage of a
+constexpr int B_BYTES = BK * BN * 2;  // one stage of b
+constexpr int SHARED_BYTES = STAGES * (A_BYTES + B_BYTES) + 2 * STAGES * 8;
+static_assert(BK == 64 && BN == 256 && BM == 64 * CONSUMERS, "each consumer: one m64n256 wgmma per slice of k");
+
+// --- Hopper's instructions, as Hopper GEMMs wrap them ----------------------------------------
+
+__device__ __forceinline__ uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbarrier_init(uint64_t* bar, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(arrivals));
+}
+// One arrival, and `bytes` more to wait for in the current phase.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t* bar, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar)) : "memory");
+}
+// Returns once the phase of parity `parity` has completed.
+__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, int parity) {
+  asm volatile(
+      "{\n.reg .pred done;\nWAIT:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@done bra READY;\nbra WAIT;\nREADY:\n}\n" ::"r"(shared_address(bar)),
+      "r"(parity)
+      : "memory");
+}
+// Makes the mbarriers' initialization visible to the tensor copies (the async proxy).
+__device__ __forceinline__ void fence_barrier_init() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+// A box of `map` at column x, row y into shared memory at `dst`; its bytes complete `bar`.
+__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int x, int y, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          shared_address(dst)),
+      "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
+      : "memory");
+}
+
+// A shared-memory matrix descriptor: start address, leading and stride byte offsets, and
+// the 128-byte swizzle (mode 1), in wgmma's bit fields.
+__device__ __forceinline__ uint64_t descriptor(const void* start, uint32_t leading, uint32_t stride) {
+  return uint64_t((shared_address(start) & 0x3FFFF) >> 4) | (uint64_t((leading & 0x3FFFF) >> 4) << 16) |
+         (uint64_t((stride & 0x3FFFF) >> 4) << 32) | (uint64_t(1) << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Waits until at most N of this warpgroup's committed groups are still in flight.
+template <int N>
+__device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+// d (+)= a · b for 64 rows of a (K-major, through a_desc) and a 16 × 256 slice of b (MN-major:
+// row-major b, through b_desc). d: the thread's 128 sums of the 64 × 256 result.
+__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], uint64_t a_desc, uint64_t b_desc, int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "%128, %129, p, 1, 1, 0, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(a_desc), "l"(b_desc), "r"(accumulate));
+}
+
+// Gives this warpgroup's threads `REGS` registers each (a multiple of 8 from 24 to 256): the
+// producer lowers its count so that the consumers can raise theirs. All 128 threads of the
+// warpgroup must execute it.
+template <int REGS>
+__device__ __forceinline__ void registers_down() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+template <int REGS>
+__device__ __forceinline__ void registers_up() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS));
+}
+
+// Stores one consumer's 64 × 256 result at (row0, col0) of c, inside c only. Thread t of the
+// warpgroup holds rows 16 (t / 32) + (t % 32) / 4 (+ 8) and columns 8 j + 2 (t % 4) (+ 1).
+__device__ __forceinline__ void store_tile(const float (&d)[128], float* c, int m, int n, int row0, int col0) {
+  const int t = threadIdx.x % 128, row = row0 + 16 * (t / 32) + (t % 32) / 4;
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int col = col0 + 8 * j + 2 * (t % 4);
+    if (col >= n) continue;  // n is even: col + 1 < n too
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      if (row + 8 * h < m)
+        *reinterpret_cast<float2*>(&c[size_t(row + 8 * h) * n + col]) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+  }
+}
+
+// --- The tile order ----------------------------------------------------------------------------
+
+// Tile t's row and column of tiles, in groups of GROUP_M tile rows: down a group's rows first,
+// then to its next column, so that the tiles in flight at once reuse a's rows and b's columns.
+__device__ __forceinline__ void tile_position(int t, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
+  // FILL ME IN (roughly 4 lines): this is row-major order (along a row of tiles first): correct, and
+  // slower at large sizes, because the tiles in flight at once share less of a and b in L2.
+  tile_row = t / tiles_n;
+  tile_col = t % tiles_n;
+  (void)tiles_m;
+}
+
+// --- The kernel --------------------------------------------------------------------------------
+
+__global__ void __launch_bounds__(THREADS, 1)
+matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                        float* c, int m, int n, int k) {
+  extern __shared__ __align__(1024) unsigned char shared[];
+  __half* a_tiles = reinterpret_cast<__half*>(shared);                     // [STAGES][BM][BK], swizzled
+  __half* b_tiles = reinterpret_cast<__half*>(shared + STAGES * A_BYTES);  // [STAGES][BN / 64][BK][64], swizzled
+  uint64_t* full = reinterpret_cast<uint64_t*>(shared + STAGES * (A_BYTES + B_BYTES));
+  uint64_t* empty = full + STAGES;
+  const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, steps = (k + BK - 1) / BK;
+  const int warpgroup = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbarrier_init(&full[s], 1);           // the producer's arrive.expect_tx; then the bytes
+      mbarrier_init(&empty[s], CONSUMERS);  // one thread of each consumer
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    // FILL ME IN (roughly 15 lines): give registers away (all 128 threads), then thread 0 walks
+    // the block's tiles (t = blockIdx.x, blockIdx.x + gridDim.x, ...) and, for each step along
+    // k, waits until stage step % STAGES is empty, announces its bytes, and copies a's BM x BK
+    // box and BN / 64 boxes of b into it. One counter `step` over all tiles.
+    return;
+  }
+
+  // FILL ME IN (roughly 1 line): take the registers the producer gave away.
+  const int consumer = warpgroup - 1;
+  float d[128] = {};
+  int step = 0;
+  for (int t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
+    int tile_row, tile_col;
+    tile_position(t, tiles_m, tiles_n, tile_row, tile_col);
+    for (int s = 0; s < steps; ++s, ++step) {
+      const int stage = step % STAGES;
+      const __half* a_rows = a_tiles + stage * BM * BK + consumer * 64 * BK;
+      const __half* b_tile = b_tiles + stage * (BN / 64) * BK * 64;
+      // FILL ME IN (roughly 8 lines): wait until the stage is full; four wgmma_m64n256k16 on this
+      // consumer's 64 rows (accumulate = s > 0 || kk > 0); commit; then release the previous
+      // step's stage once no wgmma reads it.
+      (void)a_rows, (void)b_tile;
+    }
+    // FILL ME IN (roughly 2 lines): wait for this tile's last wgmmas and release its last stage.
+    store_tile(d, c, m, n, tile_row * BM + consumer * 64, tile_col * BN);
+  }
+}

@@ -1,0 +1,179 @@
+// <cooperative_groups.h> on both backends (cg_kernels.cu): every function of a block and of
+// tiles of 1 to 32 threads against values computed here from CUDA's definitions, in every
+// thread order; and the findings of the CPU backend for the mistakes tiles make possible.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "backend_fixture.h"
+#include "cg_kernels_kernels.h"
+#include "engine/device_array.h"
+#include "engine/kernel.h"
+
+using engine::DeviceArray;
+using engine::FindingKind;
+using engine::LaunchConfig;
+using engine::LaunchResult;
+using engine::RunOptions;
+
+namespace {
+
+namespace k = kernels::cg_kernels;
+
+const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
+                                       engine::ThreadOrder::shuffled};
+
+void require_clean(const LaunchResult& r) {
+  INFO("rejected: " << r.rejected);
+  for (const auto& finding : r.findings) INFO("finding: " << finding.detail << " line " << finding.at.line);
+  REQUIRE(r.rejected.empty());
+  REQUIRE(r.findings.empty());
+}
+
+const engine::Finding* first_of(const LaunchResult& r, FindingKind kind) {
+  for (const auto& finding : r.findings)
+    if (finding.kind == kind) return &finding;
+  return nullptr;
+}
+
+// What tile_functions<N> writes for thread t of a block of 128 (see cg_kernels.cu).
+std::vector<int> expected_tile_fields(int n, int t) {
+  const int rank = t % n, base = t - rank;
+  auto v = [](int thread) { return thread * 10; };
+  const int half = n > 1 ? n / 2 : 1;
+  const int other = base + n - 1 - rank;
+  unsigned ballot = 0;
+  for (int r = 0; r < n; r += 2) ballot |= 1u << r;
+  return {rank,
+          n,
+          n,
+          t / n,
+          128 / n,
+          v(base + (rank + 1) % n),
+          rank >= 1 ? v(t - 1) : v(t),
+          rank + 1 < n ? v(t + 1) : v(t),
+          v(base + (rank ^ (n / 2))),
+          n > 1 ? 1 : 0,
+          1,
+          0,
+          static_cast<int>(ballot),
+          v(other) + 1,
+          v(other),
+          v(other) + 2,
+          v(base + (rank + 1) % n),
+          rank / half,
+          n / half,
+          rank + 100 * n};
+}
+
+using TileKernel = const engine::KernelImage& (*)();
+struct TileCase {
+  int n;
+  TileKernel cpu, gpu;
+};
+const TileCase kTiles[] = {{1, k::cpu_cg_tiles_1, k::gpu_cg_tiles_1},    {2, k::cpu_cg_tiles_2, k::gpu_cg_tiles_2},
+                           {4, k::cpu_cg_tiles_4, k::gpu_cg_tiles_4},    {8, k::cpu_cg_tiles_8, k::gpu_cg_tiles_8},
+                           {16, k::cpu_cg_tiles_16, k::gpu_cg_tiles_16}, {32, k::cpu_cg_tiles_32, k::gpu_cg_tiles_32}};
+
+}  // namespace
+
+BACKEND_TEST("cooperative groups: a thread block's ranks, sizes, indices and syncs, in every thread order") {
+  auto block = engine::Kernel<void(int*)>(k::cpu_cg_block(), k::gpu_cg_block());
+  const int fields = 12, blocks = 4, per_block = 256 * fields;
+  DeviceArray<int> out(backend, blocks * per_block, "out");
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    require_clean(engine::launch(backend, block, LaunchConfig{engine::Dim3{2, 2, 1}, engine::Dim3{32, 4, 1}}, options,
+                                 out.get()));
+    const std::vector<int> o = out.download();
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < 128; ++t) {
+        CAPTURE(b);
+        CAPTURE(t);
+        const int* f = &o[b * per_block + t * fields];
+        const std::vector<int> got(f, f + fields);
+        const std::vector<int> want = {t, 128, 128, b % 2, b / 2, t % 32, t / 32, 32, 4, t, 128, t};
+        REQUIRE(got == want);
+      }
+  }
+}
+
+BACKEND_TEST("cooperative groups: every tile function for tiles of 1 to 32 threads, in every thread order") {
+  const int fields = 20;
+  DeviceArray<int> out(backend, 128 * fields, "out");
+  for (const TileCase& tc : kTiles) {
+    CAPTURE(tc.n);
+    auto tiles = engine::Kernel<void(int*)>(tc.cpu(), tc.gpu());
+    for (engine::ThreadOrder order : kOrders) {
+      CAPTURE(std::string(engine::to_string(order)));
+      RunOptions options;
+      options.order = order;
+      require_clean(engine::launch(backend, tiles, LaunchConfig{1, 128}, options, out.get()));
+      const std::vector<int> o = out.download();
+      for (int t = 0; t < 128; ++t) {
+        CAPTURE(t);
+        const std::vector<int> got(o.begin() + t * fields, o.begin() + (t + 1) * fields);
+        REQUIRE(got == expected_tile_fields(tc.n, t));
+      }
+    }
+  }
+}
+
+TEST_CASE("cpu: a tile sync that one thread skips is a warp divergence at the sync's line") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  DeviceArray<int> out(*be, 64, "out");
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    auto skipped = engine::Kernel<void(int*)>(k::cpu_cg_tile_sync_skipped(), k::gpu_cg_tile_sync_skipped());
+    LaunchResult r = engine::launch(*be, skipped, LaunchConfig{1, 64}, options, out.get());
+    const engine::Finding* f = first_of(r, FindingKind::warp_divergence);
+    REQUIRE(f);
+    CHECK(f->op == "__syncwarp");
+    bool waits_at_line = false, one_returned = false;  // the rest of the warp waits at the sync
+    for (const auto& group : f->groups) {
+      if (!group.returned && group.barrier.line == 114 && group.barrier.file.find("cg_kernels.cu") != std::string::npos)
+        waits_at_line = true;
+      // Rank 3 of both tiles of the warp (threads 3 and 19) returned.
+      if (group.returned && group.count == 2 && group.sample.at(0).x == 3) one_returned = true;
+    }
+    CHECK(waits_at_line);
+    CHECK(one_returned);
+  }
+}
+
+TEST_CASE("cpu: a block sync that one thread skips is a barrier divergence at the sync's line") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  DeviceArray<int> out(*be, 64, "out");
+  auto skipped = engine::Kernel<void(int*)>(k::cpu_cg_block_sync_skipped(), k::gpu_cg_block_sync_skipped());
+  LaunchResult r = engine::launch(*be, skipped, LaunchConfig{1, 64}, RunOptions{}, out.get());
+  const engine::Finding* f = first_of(r, FindingKind::barrier_divergence);
+  REQUIRE(f);
+  bool waits_at_line = false;
+  for (const auto& group : f->groups)
+    if (!group.returned && group.barrier.line == 121) waits_at_line = true;
+  CHECK(waits_at_line);
+}
+
+TEST_CASE("cpu: a tile that shares values through shared memory without tile.sync() races, in every order") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  DeviceArray<int> out(*be, 64, "out");
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    auto missing = engine::Kernel<void(int*)>(k::cpu_cg_tile_sync_missing(), k::gpu_cg_tile_sync_missing());
+    LaunchResult r = engine::launch(*be, missing, LaunchConfig{1, 64}, options, out.get());
+    const engine::Finding* f = first_of(r, FindingKind::shared_race);
+    REQUIRE(f);
+    CHECK(f->buffer == "values");
+    CHECK((f->at.line == 129 || f->other_at.line == 129));
+  }
+}

@@ -1,0 +1,161 @@
+// The CPU backend's compat headers at compile time: what they do not support stops the
+// build with a message naming it, and what they support compiles. Each snippet is compiled
+// as the CPU build compiles a kernel file: with the engine's kernel shim first and the compat
+// folder standing in for CUDA's headers.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "process.h"
+
+namespace {
+
+test_support::ProcessResult compile(const std::string& name, const std::string& source,
+                                    const std::string& compiler = KERNEL_CXX,
+                                    std::vector<std::string> extra = {}) {
+  const std::string path = std::string(TEST_PROGRAM_DIR) + "/" + name + ".cu";
+  std::ofstream(path) << source;
+  std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-x", "c++",
+                                   "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat", "-I" ENGINE_INCLUDE_DIR,
+                                   "-include", "cuda_cpu/kernel_shim.h"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back(path);
+  return test_support::run_program(compiler, args);
+}
+
+// Compiles `source` (each line one use of something unsupported), expects it to fail, and
+// each message to be among the errors.
+void check_refused(const std::string& name, const std::string& source, const std::vector<std::string>& messages) {
+  const test_support::ProcessResult r = compile(name, source, KERNEL_CXX, {"-ferror-limit=0"});
+  INFO(r.output);
+  CHECK(r.exit_status != 0);
+  for (const std::string& message : messages) {
+    CAPTURE(message);
+    CHECK(r.output.find(message) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("compat: kernels using cooperative_groups.h, cuda/pipeline and cuda_bf16.h as supported compile cleanly") {
+  const test_support::ProcessResult r = compile("compat_supported", R"(
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+#include <cuda_bf16.h>
+#include <mma.h>
+namespace cg = cooperative_groups;
+__global__ void k(const float* in, float* out) {
+  __shared__ __align__(16) float s[128];
+  auto block = cg::this_thread_block();
+  auto tile = cg::tiled_partition<16>(block);
+  auto quarter = cg::tiled_partition<4>(tile);
+  cg::thread_group g = cg::tiled_partition(block, 8);
+  auto pipe = cuda::make_pipeline();
+  pipe.producer_acquire();
+  cuda::memcpy_async(block, s, in, cuda::aligned_size_t<16>(sizeof s), pipe);
+  pipe.producer_commit();
+  pipe.consumer_wait();
+  block.sync();
+  __nv_bfloat16 b = __float2bfloat16(s[block.thread_rank()]);
+  b = tile.shfl_down(b, 1) + quarter.shfl_xor(b, 1);
+  g.sync();
+  cg::sync(tile);
+  out[block.thread_rank()] = __bfloat162float(b) + tile.ballot(1) + cg::this_thread().size();
+  pipe.consumer_release();
+}
+)",
+                                                KERNEL_CXX, {"-Wall", "-Wextra", "-Werror"});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}
+
+TEST_CASE("compat: every part of cooperative groups the CPU backend lacks fails to compile, naming itself") {
+  check_refused("compat_cg_unsupported", R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+  auto block = cg::this_thread_block();
+  auto tile = cg::tiled_partition<32>(block);
+  cg::this_grid();
+  cg::this_multi_grid();
+  cg::this_cluster();
+  cg::coalesced_threads();
+  cg::binary_partition(tile, true);
+  cg::labeled_partition(tile, 3);
+  out[0] = cg::reduce(tile, 1, cg::plus<int>());
+  out[1] = cg::inclusive_scan(tile, 1);
+  out[2] = cg::exclusive_scan(tile, 1);
+  cg::memcpy_async(block, out, out + 1, 4);
+  cg::wait(block);
+  cg::wait_prior<1>(block);
+  cg::invoke_one(tile, [] {});
+  out[3] = tile.match_any(1);
+  int predicate = 0;
+  out[4] = tile.match_all(1, predicate);
+  auto big = cg::tiled_partition<64>(block);
+  block.barrier_arrive();
+}
+)",
+                {"this_grid (grid groups)", "this_multi_grid", "this_cluster", "coalesced_threads",
+                 "binary_partition", "labeled_partition", "cooperative_groups::reduce", "inclusive_scan",
+                 "exclusive_scan", "cooperative_groups::memcpy_async", "cooperative_groups::wait (",
+                 "cooperative_groups::wait_prior", "invoke_one is", "match_any", "match_all",
+                 "tiles of 1, 2, 4, 8, 16 or 32 threads", "barrier_arrive"});
+  check_refused("compat_cg_types", R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+void uses(cg::grid_group& a, cg::multi_grid_group& b, cg::cluster_group& c, cg::coalesced_group& d) {
+  cg::grid_group x = a;
+  cg::multi_grid_group y = b;
+  cg::cluster_group z = c;
+  cg::coalesced_group w = d;
+}
+)",
+                {"grid_group (this_grid)", "multi_grid_group (this_multi_grid)", "cluster_group (this_cluster)",
+                 "coalesced_group (coalesced_threads)"});
+}
+
+TEST_CASE("compat: block-scoped pipelines and the barrier forms of cuda/pipeline fail to compile, naming themselves") {
+  check_refused("compat_pipeline_unsupported", R"(
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+__global__ void k(float* out) {
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, 2> state;
+  __shared__ int stand_in;  // for the state, so that make_pipeline is seen on its own
+  auto block = cooperative_groups::this_thread_block();
+  auto pipe = cuda::make_pipeline(block, &stand_in);
+  cuda::pipeline<cuda::thread_scope_block>* p = nullptr;
+  (void)sizeof(*p);
+  auto mine = cuda::make_pipeline();
+  mine.consumer_wait_for(1);
+  mine.consumer_wait_until(1);
+  cuda::pipeline_producer_commit(mine, out);
+}
+)",
+                {"cuda::pipeline_shared_state (a block-scoped cuda::pipeline)",
+                 "cuda::make_pipeline(group, shared_state)", "thread-scoped pipelines (cuda::make_pipeline()) only",
+                 "consumer_wait_for", "consumer_wait_until", "pipeline_producer_commit(pipeline, barrier)"});
+}
+
+TEST_CASE("compat: shuffles of classes with member initializers compile without -Wclass-memaccess warnings (g++)") {
+  if (std::string(GXX_FOR_TESTS).empty() || std::string(GXX_FOR_TESTS).find("NOTFOUND") != std::string::npos) {
+    MESSAGE("g++ was not found at configure time: nothing to check");
+    return;
+  }
+  const test_support::ProcessResult r = compile("compat_class_memaccess", R"(
+#include <cooperative_groups.h>
+struct Pair { int a = 1; float b = 2.0f; };
+__global__ void k(Pair* out) {
+  auto tile = cooperative_groups::tiled_partition<32>(cooperative_groups::this_thread_block());
+  out[threadIdx.x] = __shfl_sync(0xFFFFFFFFu, Pair{}, 0);
+  out[threadIdx.x + 32] = tile.shfl(Pair{}, 1);
+}
+)",
+                                                GXX_FOR_TESTS, {"-Wall", "-Wextra", "-Werror=class-memaccess"});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+  CHECK(r.output.find("class-memaccess") == std::string::npos);
+}

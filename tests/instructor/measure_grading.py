@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Figures for docs/dev/grading.md: what the sandbox adds per submission, and how long a
+synthetic class takes to grade, at once and in shards merged (and that the tables agree).
+
+    python3 tests/instructor/measure_grading.py sandbox [--rounds 3] [--students 6]
+    python3 tests/instructor/measure_grading.py class --students 20 --puzzles p01,p02,p03,p04,p05 [--shards 4] [--timeout 120]
+
+Not a test: it prints numbers. It grades with the build of PUZZLES_BUILD_DIR (default build/default).
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from support import ROOT, build_dir, checker_run
+
+from course import grading_sandbox  # noqa: E402  (support puts checker/cli on the path)
+from course.grading_processes import run as run_process  # noqa: E402
+
+
+def make_class(folder, students, puzzles):
+    """Students alternate between the reference solution and the stub of every puzzle."""
+    for i in range(students):
+        student = folder / f"student{i:03d}"
+        student.mkdir(parents=True)
+        for puzzle in puzzles:
+            source = ROOT / ("solutions" if i % 2 == 0 else "puzzles") / f"{puzzle}.cu"
+            (student / f"{puzzle}.cu").write_bytes(source.read_bytes())
+
+
+def grade(class_dir, out, *options):
+    start = time.monotonic()
+    status, stdout, stderr = checker_run("grade", class_dir, "--build-dir", build_dir(), "--backend=cpu",
+                                         "--out", out, *options, timeout=7200)
+    seconds = time.monotonic() - start
+    if status != 0:
+        sys.exit(f"grading failed:\n{stdout}\n{stderr}")
+    cells = json.loads((out / "results.json").read_text(encoding="utf-8"))["cells"]
+    return seconds, cells
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    return f"{os.cpu_count()} cores ({cpu}), Linux {platform.release()}"
+
+
+def sandbox_cost(args):
+    work = Path(tempfile.mkdtemp(prefix="measure-sandbox-"))
+    # The bare cost of a sandboxed process: a command that does nothing, many times.
+    sandbox = grading_sandbox.Bubblewrap([ROOT, build_dir()], [], 1)
+    sandbox.probe(work)
+    bare, boxed = [], []
+    with sandbox.slot() as slot:
+        for _ in range(args.launches):
+            bare.append(run_process(["true"], cwd=work, time_limit=30).seconds)
+            command, env = slot.wrap(["true"], work, 30, {})
+            boxed.append(run_process(command, cwd=work, time_limit=30, env=env).seconds)
+    print(f"machine: {machine()}")
+    print(f"one launch of `true`, median of {args.launches}: bare {statistics.median(bare) * 1000:.1f} ms, "
+          f"in the sandbox {statistics.median(boxed) * 1000:.1f} ms")
+    # Whole submissions: one job at a time, rounds alternating with and without the sandbox.
+    make_class(work / "class", args.students, ["p01_naive"])
+    per = {"sandbox": [], "no sandbox": []}
+    for round_ in range(args.rounds):
+        for label, options in (("sandbox", []), ("no sandbox", ["--no-sandbox"])):
+            seconds, cells = grade(work / "class", work / f"out-{round_}-{len(options)}", "--jobs", "1", *options)
+            per[label] += [c["build_seconds"] + c["run_seconds"] for c in cells]
+    for label, values in per.items():
+        print(f"p01_naive per submission ({label}), median of {len(values)}: {statistics.median(values):.2f} s "
+              "(configure, compile, link, run)")
+    print(f"the sandbox adds {statistics.median(per['sandbox']) - statistics.median(per['no sandbox']):+.2f} s "
+          "per submission")
+    subprocess.run(["rm", "-rf", str(work)])
+
+
+def class_time(args):
+    work = Path(tempfile.mkdtemp(prefix="measure-class-"))
+    puzzles = [p.strip() for p in args.puzzles.split(",")]
+    from course import specs
+    puzzles = [specs.find(p)["id"] for p in puzzles]
+    make_class(work / "class", args.students, puzzles)
+    jobs = (["--jobs", str(args.jobs)] if args.jobs else []) + (["--timeout", str(args.timeout)] if args.timeout else [])
+    seconds, cells = grade(work / "class", work / "whole", *jobs)
+    count = len(cells)
+    print(f"machine: {machine()}")
+    print(f"class: {args.students} students x {len(puzzles)} puzzles = {count} submissions "
+          f"({', '.join(puzzles)}), --jobs {args.jobs or os.cpu_count()}")
+    print(f"graded at once: {seconds:.0f} s, {seconds / count:.2f} s per submission")
+    shard_seconds = []
+    for k in range(1, args.shards + 1):
+        s, _ = grade(work / "class", work / f"shard{k}", *jobs, "--shard", f"{k}/{args.shards}")
+        shard_seconds.append(s)
+    status, stdout, stderr = checker_run("grade", "--merge", *(work / f"shard{k}" for k in range(1, args.shards + 1)),
+                                         "--out", work / "merged")
+    if status != 0:
+        sys.exit(f"merge failed:\n{stdout}\n{stderr}")
+    same_csv = (work / "merged" / "results.csv").read_bytes() == (work / "whole" / "results.csv").read_bytes()
+
+    def table(folder):
+        text = (work / folder / "results.md").read_text(encoding="utf-8")
+        return [line for line in text.splitlines() if not line.startswith("- Graded: ")]
+    if not same_csv:  # keep everything, and show where they differ
+        import difflib
+        sys.stdout.writelines(difflib.unified_diff(
+            (work / "whole" / "results.csv").read_text().splitlines(True),
+            (work / "merged" / "results.csv").read_text().splitlines(True), "whole", "merged"))
+        print(f"kept in {work}")
+    print(f"{args.shards} shards, one after another here: " + ", ".join(f"{s:.0f} s" for s in shard_seconds) +
+          f" (a job array runs them at once: the longest, {max(shard_seconds):.0f} s)")
+    print(f"merged table identical to the whole class's: results.csv {'yes' if same_csv else 'NO'}, "
+          f"results.md {'yes' if table('merged') == table('whole') else 'NO'} (apart from its Graded: line)")
+    if same_csv:
+        subprocess.run(["rm", "-rf", str(work)])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("sandbox")
+    s.add_argument("--rounds", type=int, default=3)
+    s.add_argument("--students", type=int, default=6)
+    s.add_argument("--launches", type=int, default=20)
+    c = sub.add_parser("class")
+    c.add_argument("--students", type=int, default=20)
+    c.add_argument("--puzzles", default="p01,p02,p03,p04,p05")
+    c.add_argument("--shards", type=int, default=4)
+    c.add_argument("--jobs", type=int, default=0)
+    c.add_argument("--timeout", type=int, default=0,
+                   help="the checkers' time limit per launch: give a generous one on a busy machine, where "
+                        "a launch's wall-clock time depends on the load")
+    args = parser.parse_args()
+    sandbox_cost(args) if args.what == "sandbox" else class_time(args)
+
+
+if __name__ == "__main__":
+    main()

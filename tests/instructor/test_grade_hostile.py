@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""checker/run grade against hostile submissions: each attack is contained by the sandbox and
+costs only its own cell, and the honest students' grades are what they would be anyway.
+
+Each hostile file is the reference solution of puzzle 1 with an attack in a static initialiser
+(it runs when the checker starts). When the attack is stopped, the file aborts: so an attack that
+got through would pass, and the test would see it. One class, graded once:
+
+    python3 tests/instructor/test_grade_hostile.py Hostile
+    python3 tests/instructor/test_grade_hostile.py SandboxSetup
+"""
+import csv
+import io
+import os
+import shutil
+import socket
+import stat
+import unittest
+from pathlib import Path
+
+from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
+
+from course import grading_sandbox  # noqa: E402  (support puts checker/cli on the path)
+from course.grading_processes import run as run_process  # noqa: E402
+
+PUZZLE = "p01_naive"
+SECRET = "the grades say: top secret 4711"
+
+
+def solution():
+    return (ROOT / "solutions" / f"{PUZZLE}.cu").read_text(encoding="utf-8")
+
+
+def hostile(attack, includes="#include <cstdio>\n#include <cstdlib>\n"):
+    """The solution, after a static initialiser that runs attack (C++ returning true when the
+    attack worked) and aborts when it did not."""
+    return (includes + "namespace {\nbool attack() {\n" + attack + "\n}\n"
+            "const bool attacked = attack() || (std::abort(), false);\n}  // namespace\n\n" + solution())
+
+
+def c_string(path):
+    return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Hostile(unittest.TestCase):
+    RUN_LIMIT = 20  # seconds per checker run: a fork bomb that got through ends here
+
+    @classmethod
+    def setUpClass(cls):
+        build = build_dir()
+        if not (build / "CMakeCache.txt").exists():
+            raise unittest.SkipTest(f"no configured build at {build}: run checker/run test first")
+        cls.work = work_dir("grade-hostile")
+        try:  # a machine that cannot sandbox is reported as such, not as a failure of the sandbox
+            grading_sandbox.Bubblewrap([ROOT], [], 1).probe(cls.work)
+        except grading_sandbox.SandboxUnavailable as error:
+            raise unittest.SkipTest(str(error).splitlines()[0])
+        c = cls.class_dir = cls.work / "class"
+        cls.out = cls.work / "results"
+        cls.out.mkdir()
+        (cls.out / "results.csv").write_text(SECRET + "\n")  # the grades of an earlier grading
+        cls.outside = cls.work / "outside.txt"  # next to the class: grading's own folder
+        cls.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        cls.listener.bind(("127.0.0.1", 0))
+        cls.listener.listen(8)
+        port = cls.listener.getsockname()[1]
+        alice = c / "alice" / f"{PUZZLE}.cu"
+        targets = [cls.outside, ROOT / "escaped.txt", build / "grading" / "settings.cmake"]
+        files = {
+            "alice": solution(),
+            "bob": (ROOT / "puzzles" / f"{PUZZLE}.cu").read_text(encoding="utf-8"),
+            # system(): rewrite a classmate's submission, list the class.
+            "hugo_system": hostile(f'return std::system("ls {c}/* && echo pwned >> {alice}") == 0;'),
+            # A classmate's file, the grades, the grader's home.
+            "ivan_reads": hostile(
+                f"const char* paths[] = {{{c_string(alice)}, {c_string(cls.out / 'results.csv')}}};\n"
+                "for (const char* path : paths) {\n"
+                "  if (FILE* f = std::fopen(path, \"r\")) { char line[256];\n"
+                "    while (std::fgets(line, sizeof line, f)) std::fputs(line, stdout); return true; }\n"
+                "}\n"
+                f"return opendir({c_string(Path.home())}) != nullptr;",
+                "#include <cstdio>\n#include <cstdlib>\n#include <dirent.h>\n"),
+            # Outside the scratch folder: next to the class, in the course, the instructor's build.
+            "jade_writes": hostile(
+                "const char* paths[] = {" + ", ".join(c_string(t) for t in targets) + "};\n"
+                "for (const char* path : paths)\n"
+                "  if (FILE* f = std::fopen(path, \"a\")) { std::fputs(\"// escaped\\n\", f); std::fclose(f); return true; }\n"
+                "return false;"),
+            # A fork bomb, kept small enough to be survivable should the limit not hold.
+            "kurt_forks": hostile(
+                "for (int i = 0; i < 1000; ++i) {\n"
+                "  pid_t child = fork();\n"
+                "  if (child < 0) return false;\n"
+                "  if (child == 0) { sleep(20); _exit(0); }\n"
+                "}\nreturn true;",
+                "#include <cstdlib>\n#include <unistd.h>\n"),
+            # 100 GB, in pieces small enough for the kernel's overcommit check: only a limit stops it.
+            "lena_allocates": hostile(
+                "static char* volatile kept[100];  // used, so that the compiler keeps every malloc\n"
+                "for (int i = 0; i < 100; ++i) {\n"
+                "  kept[i] = static_cast<char*>(std::malloc(std::size_t(1) << 30));\n"
+                "  if (!kept[i]) return false;\n"
+                "  kept[i][0] = 1;\n"
+                "}\nreturn true;"),
+            # An endless print.
+            "milo_prints": hostile('for (;;) std::fputs("all work and no play makes a dull kernel\\n", stdout);'),
+            # A connection to a port the grader's machine listens on.
+            "nora_connects": hostile(
+                "int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+                "sockaddr_in to{}; to.sin_family = AF_INET; to.sin_port = htons(" + str(port) + ");\n"
+                "to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
+                "return s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0;",
+                "#include <cstdlib>\n#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n"),
+        }
+        for student, text in files.items():
+            (c / student).mkdir(parents=True)
+            (c / student / f"{PUZZLE}.cu").write_text(text, encoding="utf-8")
+        (c / "olga_links").mkdir()
+        (c / "olga_links" / f"{PUZZLE}.cu").symlink_to("/etc/passwd")  # outside the class
+        cls.before = {t: (t.read_bytes() if t.exists() else None) for t in targets}
+        cls.class_before = tree_fingerprint(c)
+        cls.status, cls.stdout, cls.stderr = checker_run(
+            "grade", c, "--build-dir", build, "--backend=cpu", "--jobs", "2", "--run-timeout", cls.RUN_LIMIT,
+            "--out", cls.out, timeout=600)
+        cls.class_after = tree_fingerprint(c)
+        cls.after = {t: (t.read_bytes() if t.exists() else None) for t in targets}
+        cls.listener.setblocking(False)
+        try:
+            cls.connection = cls.listener.accept()
+        except BlockingIOError:
+            cls.connection = None
+        cls.listener.close()
+        cls.rows = {}
+        if (cls.out / "results.csv").exists():
+            rows = list(csv.reader(io.StringIO((cls.out / "results.csv").read_text(encoding="utf-8"))))
+            cls.rows = {r[0]: r[1] for r in rows[1:]}
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "work", None) and cls.status == 0:
+            shutil.rmtree(cls.work, ignore_errors=True)
+
+    def cell(self, student):
+        self.assertIn(student, self.rows, f"no row for {student}:\n{self.stdout}\n{self.stderr}")
+        return self.rows[student]
+
+    def detail(self, student):
+        return (self.out / "details" / f"{student}.txt").read_text(encoding="utf-8")
+
+    def test_grading_ran_in_the_sandbox_and_says_so(self):
+        self.assertEqual(self.status, 0, f"{self.stdout}\n{self.stderr}")
+        self.assertIn("Sandbox: bubblewrap", (self.out / "results.md").read_text(encoding="utf-8"))
+
+    def test_honest_students_get_the_grades_they_would_get_anyway(self):
+        self.assertEqual(self.cell("alice"), "pass")
+        self.assertRegex(self.cell("bob"), r"^fail: unwritten output \(\d+ of \d+ in c\)$")
+
+    def test_every_attack_is_its_own_submissions_failure(self):
+        for student in ("hugo_system", "ivan_reads", "jade_writes", "kurt_forks", "lena_allocates", "nora_connects"):
+            with self.subTest(student=student):
+                self.assertEqual(self.cell(student), "fail: the checker stopped with signal 6",
+                                 self.detail(student)[-3000:])
+
+    def test_system_and_writes_reach_nothing_outside_the_scratch_folder(self):
+        self.assertEqual(self.class_before, self.class_after)
+        self.assertEqual(self.before, self.after)
+        self.assertFalse((ROOT / "escaped.txt").exists())
+
+    def test_a_classmates_file_the_grades_and_the_home_are_out_of_sight(self):
+        detail = self.detail("ivan_reads")
+        self.assertNotIn(SECRET, detail)
+        self.assertNotIn("__global__", detail.split("--- p01_naive --backend", 1)[-1])
+        self.assertNotIn("alice", self.detail("hugo_system").split("--- p01_naive --backend", 1)[-1])
+
+    def test_no_connection_reached_the_grader_s_machine(self):
+        self.assertIsNone(self.connection)
+
+    def test_an_endless_print_is_stopped_at_the_output_limit(self):
+        self.assertEqual(self.cell("milo_prints"), "fail: printed more than 16 MiB")
+
+    def test_a_linked_submission_is_refused_unread(self):
+        self.assertEqual(self.cell("olga_links"), "fail: not graded: a symbolic link")
+        self.assertNotIn("root:", self.detail("olga_links"))
+
+
+class SandboxSetup(unittest.TestCase):
+    """Where bubblewrap is missing or cannot set up its namespaces, grading says why and stops."""
+
+    def setUp(self):
+        self.work = work_dir("grade-sandbox-setup")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def probe(self, bwrap):
+        sandbox = grading_sandbox.Bubblewrap([ROOT], [], 1, bwrap=str(bwrap))
+        with self.assertRaises(grading_sandbox.SandboxUnavailable) as raised:
+            sandbox.probe(self.work)
+        return str(raised.exception)
+
+    def test_without_bubblewrap(self):
+        said = self.probe(self.work / "no-such-bwrap")
+        self.assertIn("bubblewrap (bwrap) is not installed", said)
+        self.assertIn("--no-sandbox", said)
+
+    def test_without_user_namespaces(self):
+        fake = self.work / "bwrap"  # what bwrap says where user namespaces are turned off
+        fake.write_text("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'bubblewrap 0.8.0'; exit 0; }\n"
+                        "echo 'bwrap: No permissions to create new namespace, likely because the kernel does "
+                        "not allow non-privileged user namespaces.' >&2\nexit 1\n")
+        fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+        said = self.probe(fake)
+        self.assertIn("cannot be set up here: bwrap: No permissions to create new namespace", said)
+        self.assertIn("--no-sandbox", said)
+
+    def test_a_sandbox_that_works_passes_the_probe_and_hides_what_it_should(self):
+        sandbox = grading_sandbox.Bubblewrap([ROOT], [ROOT / "docs"], 1)
+        try:
+            sandbox.probe(self.work)
+        except grading_sandbox.SandboxUnavailable as error:
+            self.skipTest(str(error).splitlines()[0])
+        self.assertRegex(sandbox.version, r"^\d+\.\d+")
+        with sandbox.slot() as slot:
+            slot.prepare(self.work)
+            command, env = slot.wrap(["sh", "-c", f"id -u; ls {ROOT / 'docs'} | wc -l; ls {ROOT / 'README.md'}; "
+                                     f"touch {ROOT / 'x'} 2>&1; ls /root 2>&1"], self.work, 10, {})
+            done = run_process(command, cwd=self.work, time_limit=30, env=env)
+        lines = done.output.splitlines()
+        self.assertNotEqual(lines[0], "0", done.output)  # not root, whoever grades
+        self.assertEqual(lines[1], "0", done.output)  # a hidden folder is empty
+        self.assertEqual(lines[2], str(ROOT / "README.md"), done.output)  # the course is readable
+        self.assertIn("Read-only file system", lines[3])
+        self.assertIn("No such file or directory", lines[4])
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("NO_COLOR", "1")
+    main()
