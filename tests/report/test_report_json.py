@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "checker" / "cli"))
 
-from course import report  # noqa: E402
+from course import broken_kernels, report  # noqa: E402
 
 SCHEMA_PAGE = ROOT / "docs" / "dev" / "report-json.md"
 BIN = Path(os.environ.get("REPORT_TEST_BIN") or ROOT / "build" / "default" / "test-bin")
@@ -114,6 +114,14 @@ def run(key):
     return _cache[key]
 
 
+def trailer_lines(name):
+    """The lines a broken kernel's trailer names ('// Expect: ... at line 15 of ...'), in order:
+    the kernels are derived from the solutions (tests/broken/README.md), so their lines move."""
+    change = {c.name: c for c in broken_kernels.changes(ROOT)}[name]
+    expects = re.findall(r"^// Expect: (.*)$", broken_kernels.derive(change), re.M)
+    return [int(n) for e in expects for n in re.findall(r"\bat line (\d+)", e)]
+
+
 def first_finding(doc):
     for case in doc["kernels"][0]["cases"]:
         for r in case["runs"]:
@@ -169,9 +177,11 @@ class ReportJson(unittest.TestCase):
 
     def test_broken_kernels_report_their_finding_with_kind_thread_buffer_and_line(self):
         # The kernel, its finding's kind, buffer, (block, thread), line: the trailers' facts.
+        off_by_one, = trailer_lines("p01_off_by_one")
+        race_write, race_read = trailer_lines("p02_missing_barrier")
         expected = {
-            "off_by_one": ("out_of_bounds", "b", ([0, 0, 0], [0, 0, 0]), 8, "p01_off_by_one.cu"),
-            "missing_barrier": ("shared_race", "a_row", ([0, 0, 0], [1, 0, 0]), 11, "p02_missing_barrier.cu"),
+            "off_by_one": ("out_of_bounds", "b", ([0, 0, 0], [0, 0, 0]), off_by_one, "p01_off_by_one.cu"),
+            "missing_barrier": ("shared_race", "a_row", ([0, 0, 0], [1, 0, 0]), race_read, "p02_missing_barrier.cu"),
             "divide_by_zero": ("fault", None, ([0, 0, 0], [0, 0, 0]), None, None),
         }
         for key, (kind, buffer, (block, thread), line, file) in expected.items():
@@ -191,13 +201,15 @@ class ReportJson(unittest.TestCase):
         self.assertEqual(case["runs"][0]["finding_totals"].get("out_of_bounds", 0) >= 1, True)
         _, doc, _, _ = run("missing_barrier")
         _, f = first_finding(doc)
-        self.assertEqual((f["other"]["thread"], f["other"]["is_write"], f["other"]["at"]["line"]), ([0, 0, 0], True, 8))
+        self.assertEqual((f["other"]["thread"], f["other"]["is_write"], f["other"]["at"]["line"]),
+                         ([0, 0, 0], True, race_write))
         _, doc, _, _ = run("barrier_in_if")
         _, f = first_finding(doc)
         self.assertEqual(f["kind"], "barrier_divergence")
         waiting = [g for g in f["groups"] if not g["returned"]]
         returned = [g for g in f["groups"] if g["returned"]]
-        self.assertEqual(([g["count"] for g in waiting], [g["at"]["line"] for g in waiting]), ([4], [12]))
+        self.assertEqual(([g["count"] for g in waiting], [g["at"]["line"] for g in waiting]),
+                         ([4], trailer_lines("p05_barrier_in_if")))
         self.assertEqual([g["count"] for g in returned], [5])
 
     def test_a_refused_launch_is_reported_as_its_rule_and_numbers(self):
@@ -257,9 +269,9 @@ class ReportJson(unittest.TestCase):
                  ("stub", "off_by_one", "missing_barrier", "barrier_in_if", "divide_by_zero", "too_much_shared",
                   "usage")}
         self.assertRegex(words["stub"], r"^unwritten output \(16 of 16 in c\)$")
-        self.assertEqual(words["off_by_one"], "out-of-bounds read of b (line 8)")
-        self.assertEqual(words["missing_barrier"], "race on a_row (lines 8, 11)")
-        self.assertEqual(words["barrier_in_if"], "barrier divergence (line 12)")
+        self.assertEqual(words["off_by_one"], "out-of-bounds read of b (line {})".format(*trailer_lines("p01_off_by_one")))
+        self.assertEqual(words["missing_barrier"], "race on a_row (lines {}, {})".format(*trailer_lines("p02_missing_barrier")))
+        self.assertEqual(words["barrier_in_if"], "barrier divergence (line {})".format(*trailer_lines("p05_barrier_in_if")))
         self.assertRegex(words["divide_by_zero"], r"^crash: integer division by zero")
         self.assertEqual(words["too_much_shared"],
                          "launch refused: 65536 bytes of __shared__ memory (at most 49152)")

@@ -92,6 +92,7 @@ _REFUSALS = {
     "no_extern_shared": lambda r: "dynamic shared memory but no extern __shared__ array",
     "registers_limit_threads": lambda r: f"too many registers for {r['requested']} threads per block",
     "launch_failed": lambda r: _first_clause(r["cuda_error"]) or "the launch failed",
+    "tensor_map_refused": lambda r: "tensor map refused",
 }
 
 _KIND_WORDS = {

@@ -22,6 +22,7 @@ const char* to_string(LaunchRejection::Why why) {
     case W::no_extern_shared: return "no_extern_shared";
     case W::registers_limit_threads: return "registers_limit_threads";
     case W::launch_failed: return "launch_failed";
+    case W::tensor_map_refused: return "tensor_map_refused";
   }
   return "?";
 }

@@ -85,7 +85,9 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
   try {
     device.args.encode_maps(backend_, spec_, c.dims);
   } catch (const engine::Error& e) {
-    outcome.launch.rejected = e.what();  // the driver's refusal of a map the spec asks for
+    outcome.launch.rejected.why = engine::LaunchRejection::Why::tensor_map_refused;  // a map the spec asks for
+    outcome.launch.rejected.kernel = image_.name;
+    outcome.launch.rejected.cuda_error = e.what();
     return outcome;
   }
 

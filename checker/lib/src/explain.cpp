@@ -591,6 +591,7 @@ std::string refusal_words(const engine::LaunchRejection& r) {
       return resources + r.kernel + " uses " + std::to_string(r.registers) +
              " registers per thread, which allows at most " + std::to_string(r.limit) + " threads per block";
     case W::launch_failed: return "the launch failed: " + r.cuda_error;
+    case W::tensor_map_refused: return r.cuda_error;
   }
   return "";
 }

@@ -163,6 +163,7 @@ struct LaunchRejection {
     no_extern_shared,         // requested: dynamic bytes, with no extern __shared__ array to hold them
     registers_limit_threads,  // GPU: requested: the block's threads; limit; registers per thread
     launch_failed,            // GPU: cudaLaunchKernel failed; cuda_error says how
+    tensor_map_refused,       // cuTensorMapEncodeTiled refused a map the launch needs; cuda_error: the rule
   };
   Why why = Why::none;
   std::string kernel;
@@ -170,7 +171,7 @@ struct LaunchRejection {
   std::uint64_t requested = 0, limit = 0, static_shared = 0;
   unsigned registers = 0;
   bool attribute_would_help = false;
-  std::string cuda_error;  // launch_failed: CUDA's name and text for the error
+  std::string cuda_error;  // launch_failed, tensor_map_refused: CUDA's (or the driver's) words for the error
 
   bool refused() const { return why != Why::none; }
 };
