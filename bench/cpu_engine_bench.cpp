@@ -46,7 +46,7 @@ bool time_row(int n, const char* label, int runs, double loop_ms, const std::vec
   for (int r = 0; r < runs; ++r) {
     last = run();
     if (!last.clean()) {
-      std::fprintf(stderr, "the benchmark kernel %s failed: %s\n", label, last.rejected.c_str());
+      std::fprintf(stderr, "the benchmark kernel %s failed: %s\n", label, engine::to_string(last.rejected.why));
       return false;
     }
     times.push_back(last.stats.milliseconds);

@@ -89,7 +89,7 @@ function(add_kernel_library name)
         "namespace signature_check_${k} {\n"
         "static_assert(std::is_same<decltype(::${kernel}), ${ARG_SIGNATURE}>::value,\n"
         "              \"${k} must keep its parameters exactly as given: ${ARG_SIGNATURE}. \"\n"
-        "              \"Change only the kernel's body.\");\n"
+        "              \"Change only the kernel's body. [signature-check ${k}]\");\n"
         "}\n")
     endif()
   endforeach()

@@ -5,6 +5,8 @@
 #include <regex>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "backend_fixture.h"
 #include "checker/expression.h"
 #include "checker/puzzle.h"
@@ -121,6 +123,33 @@ TEST_CASE("spec formulas evaluate, and bad ones are refused with the formula in 
   CHECK_THROWS_WITH(checker::evaluate("n / (TILE - 16)", v),
                     "cannot evaluate the formula 'n / (TILE - 16)': division by zero");
   CHECK_THROWS(checker::evaluate("ceil(n", v));
+}
+
+TEST_CASE("spec formulas give the shared table's values and refusals, as the Python reader's evaluator does") {
+  test_support::note_started();
+  // tests/specs/test_formulas.py holds checker/cli/course/specs.py to the same table.
+  std::string text = read_file(kSource + "/tests/support/formula_cases.json");
+  REQUIRE(!text.empty());
+  nlohmann::json table = nlohmann::json::parse(text)["cases"];
+  REQUIRE(table.size() > 10);
+  for (const nlohmann::json& c : table) {
+    std::string formula = c["formula"];
+    CAPTURE(formula);
+    checker::Variables v;
+    for (const auto& [name, value] : c["variables"].items()) v[name] = value.get<double>();
+    if (c.contains("error")) {
+      std::string message;
+      try {
+        checker::evaluate(formula, v);
+      } catch (const engine::Error& e) {
+        message = e.what();
+      }
+      CHECK(message.find(c["error"].get<std::string>()) != std::string::npos);
+      CHECK(message.rfind("cannot evaluate the formula '" + formula + "'", 0) == 0);
+    } else {
+      CHECK(checker::evaluate(formula, v) == c["value"].get<double>());
+    }
+  }
 }
 
 TEST_CASE("a spec with a mistake is refused, naming the file and the field") {

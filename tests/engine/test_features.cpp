@@ -36,11 +36,11 @@ engine::Kernel<Sig> kernel(const engine::KernelImage& (*cpu)(), const engine::Ke
 }
 
 void require_clean(const LaunchResult& r) {
-  INFO("rejected: " << r.rejected);
+  INFO("rejected: " << engine::to_string(r.rejected.why));
   for (const auto& finding : r.findings)
     INFO("finding: kind " << static_cast<int>(finding.kind) << " " << finding.detail << " " << finding.buffer
                           << " line " << finding.at.line);
-  REQUIRE(r.rejected.empty());
+  REQUIRE(!r.rejected.refused());
   REQUIRE(r.findings.empty());
 }
 
@@ -170,15 +170,21 @@ BACKEND_TEST("dynamic shared memory above 48 KiB needs cudaFuncSetAttribute, and
   d_in.upload(in);
   LaunchConfig config{1, 256, count * sizeof(float)};
   LaunchResult refused = engine::launch(backend, big, config, RunOptions{}, d_in.get(), d_out.get(), count);
-  CHECK(refused.rejected.find("too many resources requested for launch") == 0);
-  CHECK(refused.rejected.find("cudaFuncSetAttribute(big_dynamic_shared, cudaFuncAttributeMaxDynamicSharedMemorySize") !=
-        std::string::npos);
+  CHECK(refused.rejected.why == engine::LaunchRejection::Why::dynamic_shared_too_large);
+  CHECK(refused.rejected.kernel == "big_dynamic_shared");
+  CHECK(refused.rejected.attribute_would_help);
   backend.set_max_dynamic_shared_bytes(big.image(backend.kind()), count * sizeof(float));
   require_clean(engine::launch(backend, big, config, RunOptions{}, d_in.get(), d_out.get(), count));
   std::vector<float> out = d_out.download();
   for (int i = 0; i < count; ++i) REQUIRE(out[i] == in[count - 1 - i]);
-  CHECK_THROWS_WITH_AS(backend.set_max_dynamic_shared_bytes(big.image(backend.kind()), 300 * 1024),
-                       doctest::Contains("asks for more than the"), engine::Error);
+  try {
+    backend.set_max_dynamic_shared_bytes(big.image(backend.kind()), 300 * 1024);
+    FAIL("300 KiB of dynamic shared memory was allowed");
+  } catch (const engine::LaunchRefused& e) {
+    CHECK(e.rejection.why == engine::LaunchRejection::Why::attribute_too_large);
+    CHECK(e.rejection.requested == 300 * 1024);
+    CHECK(e.rejection.limit == backend.limits().max_shared_optin);
+  }
 }
 
 BACKEND_TEST("asynchronous copies with double buffering give the same sums in every thread order") {
@@ -341,7 +347,7 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
   const engine::Finding* f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
   CHECK(f->op == "__shfl_sync");
-  CHECK(f->detail == "its own lane is not in the mask");
+  CHECK(f->misuse == engine::Finding::Misuse::own_lane_not_in_mask);
   CHECK(f->where.thread.x == 16);
   CHECK(f->at.line == 13);
 
@@ -361,7 +367,8 @@ TEST_CASE("cpu: a lane outside a __shfl_sync's mask, a lane that never arrives, 
                              out.get());
   f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
-  CHECK(f->detail == "it reads lane 20, which is not in the mask");
+  CHECK(f->misuse == engine::Finding::Misuse::source_lane_not_in_mask);
+  CHECK(f->misuse_value == 20);
 }
 
 TEST_CASE("cpu: a misaligned float4 is a finding, and a float4 far past the end names the buffer and the index") {
@@ -437,7 +444,10 @@ TEST_CASE("cpu: a lane that skips a wmma load, and an ldm CUDA does not allow") 
                                               c.get());
   f = first_of(r, FindingKind::warp_misuse);
   REQUIRE(f);
-  CHECK(f->detail.find("ldm = 20 must be a multiple of 8") == 0);
+  CHECK(f->misuse == engine::Finding::Misuse::wmma_bad_ldm);
+  CHECK(f->misuse_value == 20);
+  CHECK(f->misuse_limit == 8);
+  CHECK(f->misuse_subject == "__half");
   CHECK(f->at.line == 83);
 }
 

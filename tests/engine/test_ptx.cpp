@@ -43,9 +43,9 @@ void require_clean(const LaunchResult& r) {
     findings += "kind " + std::to_string(static_cast<int>(f.kind)) + " op '" + f.op + "' " + f.detail + " " + f.buffer +
                 "[" + std::to_string(f.index) + "] thread " + f.where.str() + " line " + std::to_string(f.at.line) +
                 " other line " + std::to_string(f.other_at.line) + "; ";
-  CAPTURE(r.rejected);
+  CAPTURE(engine::to_string(r.rejected.why));
   CAPTURE(findings);
-  REQUIRE(r.rejected.empty());
+  REQUIRE(!r.rejected.refused());
   REQUIRE(r.findings.empty());
 }
 

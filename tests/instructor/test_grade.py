@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import tarfile
 import unittest
 import zipfile
@@ -18,6 +19,7 @@ import zipfile
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
 from course import broken_kernels, grading  # noqa: E402  (support puts checker/cli on the path)
+from course import report  # noqa: E402
 from course.grading_report import compile_error_words, failure_words
 from course.grading_submissions import MAX_SOURCE_BYTES, Refused, read_class
 
@@ -30,6 +32,31 @@ def trailer(name):
     text = broken(name)
     expect = re.search(r"^// Expect: (.*)$", text, re.M).group(1)
     return expect, "// Needs: instrumented kernels" in text
+
+
+def trailer_options(name):
+    """The checker options a broken kernel's trailer gives ('// Checker: --size=16')."""
+    text = broken(name)
+    return [w for w in re.search(r"^// Checker: (.*)$", text, re.M).group(1).split() if w not in ("(no", "options)")]
+
+
+def expected_lines(expect):
+    """The lines a trailer's finding names before ", but " (what a cell's words must name too)."""
+    return set(re.findall(r"\bat line (\d+)", expect.split(", but ")[0]))
+
+
+def corpus_report(name, options, work):
+    """The --json report of a broken kernel's checker from the build tree (tests build them all)."""
+    binary = build_dir() / "test-bin" / f"broken_{name}"
+    if not binary.exists():
+        raise AssertionError(f"{binary} is missing: build the tests first (cmake --build {build_dir()})")
+    out = work / f"{name}.json"
+    subprocess.run([str(binary), "--backend=cpu", *options, f"--json={out}"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=300, env=dict(os.environ, NO_COLOR="1"))
+    doc = report.read(out)
+    if doc is None:
+        raise AssertionError(f"broken_{name} wrote no report")
+    return doc
 
 
 def solution(puzzle):
@@ -112,12 +139,16 @@ class GradeClass(unittest.TestCase):
     def detail(self, student):
         return (self.out / "details" / f"{student}.txt").read_text(encoding="utf-8")
 
-    def expect_finding(self, student, puzzle, broken_name):
+    def expect_finding(self, student, puzzle, broken_name, words):
+        """The cell names the finding (`words` starts it) and the lines the kernel's trailer names."""
         expect, needs_instrumentation = trailer(broken_name)
+        cell = self.cell(student, puzzle)
+        self.assertTrue(cell.startswith("fail: "), cell)
         if needs_instrumentation and not self.instrumented:
-            self.assertTrue(self.cell(student, puzzle).startswith("fail"))
-        else:
-            self.assertEqual(self.cell(student, puzzle), "fail: " + failure_words(expect))
+            return
+        self.assertTrue(cell.startswith("fail: " + words), cell)
+        for line in expected_lines(expect):
+            self.assertIn(line, cell)
 
     def test_grading_ran_and_exits_with_status_0_whatever_the_grades(self):
         self.assertEqual(self.status, 0, f"{self.stdout}\n{self.stderr}")
@@ -144,10 +175,10 @@ class GradeClass(unittest.TestCase):
         self.assertIn("Result: 0 of", self.detail("bob"))
 
     def test_broken_kernels_fail_with_the_finding_their_trailer_names(self):
-        self.expect_finding("carol", "p04_tiled", "p04_missing_first_barrier")
-        self.expect_finding("dan", "p01_naive", "p01_missing_guard")
-        self.expect_finding("dan", "p05_single_block_aat", "p05_barrier_in_if")
-        self.expect_finding("frank", "p05_single_block_aat", "p05_bad_pointer")
+        self.expect_finding("carol", "p04_tiled", "p04_missing_first_barrier", "race on a_tile")
+        self.expect_finding("dan", "p01_naive", "p01_missing_guard", "out-of-bounds")
+        self.expect_finding("dan", "p05_single_block_aat", "p05_barrier_in_if", "barrier divergence")
+        self.expect_finding("frank", "p05_single_block_aat", "p05_bad_pointer", "crash")
 
     def test_a_compile_error_is_its_own_cell_with_the_line_and_the_compiler_output(self):
         self.assertRegex(self.cell("carol", "p01_naive"), rf"^compile error: line {self.broken_line}: ")
@@ -321,35 +352,52 @@ class Archives(unittest.TestCase):
 
 
 class Summaries(unittest.TestCase):
-    """The few words of a cell, from the checker's and the compiler's own output."""
+    """The few words of a cell, from the checker's report (--json) and the compiler's own output."""
 
     KNOWN = re.compile(r"^(out-of-bounds (read|write) of \w+|out-of-bounds shared memory|race on \w+|"
                        r"barrier divergence|crash(: | on the GPU: )|kernel time limit|launch refused: |"
-                       r"unwritten output|wrong values|too many global loads|result depends on thread order)")
+                       r"unwritten output|wrong values|too many global loads|result depends on thread order|"
+                       r"bank conflicts|scattered global loads|misaligned access|warp divergence|"
+                       r"warp function misused|asynchronous copy used before its wait|"
+                       r"read of unwritten shared memory|inline PTX|deadlock|assertion failed|"
+                       r"shared memory used against)")
 
     def test_every_corpus_finding_has_words_with_its_lines(self):
         self.assertGreater(len(BROKEN), 0)
+        work = work_dir("summaries")
+        settings = build_dir() / "grading" / "settings.cmake"
+        instrumented = settings.exists() and grading.read_settings(build_dir()).get("PUZZLES_INSTRUMENTED") == "ON"
         for name in sorted(BROKEN):
-            expect, _ = trailer(name)
-            if not re.match(r"^[A-Z][\w -]+(:| in block | in thread )", expect):
-                continue  # a fragment of a line ("8-way"): the output's own line is not known here
+            expect, needs_instrumentation = trailer(name)
+            if needs_instrumentation and not instrumented:
+                continue
             with self.subTest(kernel=name):
-                words = failure_words(expect)
+                words = failure_words(corpus_report(name, trailer_options(name), work))
                 self.assertRegex(words, self.KNOWN)
-                lines = set(re.findall(r"\bat line (\d+)", expect.split(", but ")[0]))
-                for line in lines:
-                    self.assertIn(line, words)
+                if re.match(r"^[A-Z][\w -]+(:| in block | in thread )", expect):  # the finding's own line
+                    for line in expected_lines(expect):
+                        self.assertIn(line, words)
 
     def test_gpu_findings(self):
-        self.assertEqual(failure_words("  Crash: the kernel crashed on the GPU: an illegal memory access was "
-                                       "encountered. Run with --sanitize"),
+        def gpu_doc(finding):
+            base = {"kind": "fault", "thread_known": False, "block": None, "thread": None, "at": None,
+                    "buffer": None, "index": None, "is_write": False, "detail": ""}
+            run = {"backend": "gpu", "refused": None, "findings": [dict(base, **finding)], "values": None,
+                   "global_loads": None, "bank_conflicts": None, "scattered_loads": None, "order_dependent": None}
+            return {"schema": 1, "error": None, "puzzle": {"id": "p01_naive", "output": "c"},
+                    "kernels": [{"cases": [{"passed": False, "runs": [run]}]}]}
+
+        self.assertEqual(failure_words(gpu_doc({"detail": "an illegal memory access was encountered "
+                                                          "(cudaErrorIllegalAddress)"})),
                          "crash on the GPU: an illegal memory access was encountered")
-        self.assertEqual(failure_words("  Out-of-bounds write: a thread (the GPU cannot say which) wrote out[4], but"),
+        self.assertEqual(failure_words(gpu_doc({"kind": "out_of_bounds", "buffer": "out", "index": 4, "is_write": True})),
                          "out-of-bounds write of out")
 
-    def test_an_unknown_finding_is_named_by_its_heading(self):
-        self.assertEqual(failure_words("Backend: cpu\n[1/2] worked example\n  Bank conflicts: 4-way at line 3\n"),
-                         "bank conflicts")
+    def test_an_unknown_finding_is_named_by_its_kind(self):
+        doc = {"schema": 1, "error": None, "puzzle": {"output": "c"}, "kernels": [{"cases": [{"passed": False, "runs": [
+            {"backend": "cpu", "refused": None, "values": None,
+             "findings": [{"kind": "some_new_kind", "at": {"line": 3}}]}]}]}]}
+        self.assertEqual(failure_words(doc), "some new kind (line 3)")
 
     def test_compile_errors(self):
         self.assertEqual(compile_error_words("p04_tiled.cu:12:5: error: use of undeclared identifier 'x'\n",
@@ -357,7 +405,12 @@ class Summaries(unittest.TestCase):
         self.assertEqual(compile_error_words('p04_tiled.cu(12): error: identifier "x" is undefined\n', "p04_tiled.cu"),
                          'line 12: identifier "x" is undefined')
         self.assertEqual(compile_error_words("cpu.cpp:40:1: error: static assertion failed: matmul_tiled must keep "
-                                             "its parameters exactly as given: ...", "p04_tiled.cu"),
+                                             "its parameters exactly as given: .... Change only the kernel's "
+                                             "body. [signature-check matmul_tiled]", "p04_tiled.cu"),
+                         "the kernel's parameters were changed")
+        # The tag decides, not the sentence: a reworded static_assert is still recognised.
+        self.assertEqual(compile_error_words("cpu.cpp:40:1: error: static assertion failed: keep the parameters "
+                                             "[signature-check matmul_tiled]", "p04_tiled.cu"),
                          "the kernel's parameters were changed")
         self.assertEqual(compile_error_words("cpu.cpp:31:9: error: no member named 'matmul_tiled' in the global "
                                              "namespace", "p04_tiled.cu"),

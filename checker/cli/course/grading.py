@@ -18,6 +18,7 @@ from course.grading_processes import run as run_process
 from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, backend_line, checker_verdict,
                                    compile_error_words)
 from course.grading_submissions import Refused
+from course.report import read as read_report
 
 GRADING_PROJECT = paths.ROOT / "checker" / "grading"
 
@@ -137,12 +138,16 @@ def check_runs(base, seeds, sizes):
     return runs
 
 
+REPORT_NAME = "checker-report.json"  # each run's --json document, in the cell's scratch folder
+
+
 def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None):
     """Runs each command line until one does not pass; fills in cell's status and log."""
     env = {"NO_COLOR": "1"}
     for i, (label, args) in enumerate(runs):
+        (cell_dir / REPORT_NAME).unlink(missing_ok=True)
         with gpu_lock or contextlib.nullcontext():
-            done = _run(slot, [str(binary)] + args, cell_dir, limit, env)
+            done = _run(slot, [str(binary)] + args + [f"--json={REPORT_NAME}"], cell_dir, limit, env)
         cell.run_seconds += done.seconds
         shown_command = " ".join([binary.name] + args)
         cell.log.append((f"{shown_command} ({done.seconds:.1f} s, exit {done.status})", done.output))
@@ -153,7 +158,7 @@ def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None):
         if done.timed_out:
             cell.status, cell.words = TIME_LIMIT, f"the checker ran past {limit:g} s{context}"
             return cell
-        status, words = checker_verdict(done.status, done.output)
+        status, words = checker_verdict(done.status, read_report(cell_dir / REPORT_NAME))
         if status == PASS:
             continue
         cell.status, cell.words = status, words + (context if status == FAIL else "")
@@ -227,8 +232,11 @@ def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_
         raise GradingError(f"the grading build fails on the course's own puzzles/{puzzle}.cu:\n{_tail(text)}")
 
     def quick(backend):
-        return _run(slot, [str(binary), f"--backend={backend}", "--quick"], cell_dir, limits.run_seconds,
-                    {"NO_COLOR": "1"})
+        """The checker's run and its report (course/report.py), or None where it wrote none."""
+        (cell_dir / REPORT_NAME).unlink(missing_ok=True)
+        done = _run(slot, [str(binary), f"--backend={backend}", "--quick", f"--json={REPORT_NAME}"], cell_dir,
+                    limits.run_seconds, {"NO_COLOR": "1"})
+        return done, read_report(cell_dir / REPORT_NAME)
 
     backend, why_not_gpu = choice, ""
     if choice == "auto":
@@ -236,16 +244,16 @@ def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_
         if not has_cuda:
             why_not_gpu = "this build has no GPU backend"
         else:
-            probe = quick("gpu")
+            probe, said = quick("gpu")
             if probe.status == 2:  # no usable GPU: nvcc would be wasted on every submission
-                gpu, lines = False, probe.output.strip().splitlines()
-                why_not_gpu = re.sub(r"^\S+: ", "", lines[-1]) if lines else "no usable GPU"
+                gpu = False
+                why_not_gpu = checker_verdict(2, said)[1] if said else "no usable GPU"
             else:
                 backend = "auto"
-    done = quick(backend)
+    done, said = quick(backend)
     if done.status == 2 or done.timed_out:
         raise GradingError(f"the checker cannot run with --backend={backend}:\n{_tail(done.output, 8)}")
-    line = backend_line(done.output)
+    line = backend_line(said)
     if not line:
         raise GradingError(f"the checker did not say which backend it runs on:\n{_tail(done.output, 8)}")
     words = line + (f" (auto: {why_not_gpu})" if why_not_gpu else "")

@@ -1,12 +1,17 @@
 """Grading results: a cell per student and puzzle, in a few words, and the files that hold them.
 
-The words come from the checker's and the compiler's own output: the first finding of the first
-failing case ("race on a_tile (lines 14, 16)"), or the first compile error.
+The words come from the checker's report (course/report.py reads its --json document: the first
+finding of the first failing case, "race on a_tile (lines 14, 16)") and from the compiler's output
+(the first compile error).
 """
 import csv
 import io
 import re
 from dataclasses import dataclass, field
+
+from course import report
+from course.compiler import SIGNATURE as SIGNATURE_CHECK
+from course.report import failure_words  # noqa: F401  (grading's tests use it from here)
 
 PASS, FAIL, COMPILE_ERROR, TIME_LIMIT, MISSING, ERROR = (
     "pass", "fail", "compile error", "time limit", "missing", "error")
@@ -24,91 +29,28 @@ class Cell:
         return f"{self.status}: {self.words}" if self.words else self.status
 
 
-def _lines_part(line):
-    lines = sorted(set(int(n) for n in re.findall(r"\bat line (\d+)", line)))
-    if not lines:
-        return ""
-    return f" (line {lines[0]})" if len(lines) == 1 else " (lines " + ", ".join(map(str, lines)) + ")"
-
-
-def _first_clause(text):
-    return re.split(r"[:;(.]", text, maxsplit=1)[0].strip()
-
-
-def _crash(line):
-    detail = re.sub(r"^Crash(?: in [^:]*?)?(?: at line \d+(?: of \S+)?)?:\s*", "", line)
-    if "division by zero" in detail:
-        what = "integer division by zero"
-    elif "on the GPU:" in detail:
-        return "crash on the GPU: " + _first_clause(detail.split("on the GPU:", 1)[1])
-    else:
-        what = _first_clause(detail)
-    return "crash: " + what + _lines_part(line)
-
-
-# (pattern on a line of checker output, stripped; its cell words)
-_FINDINGS = [
-    (r"^Out-of-bounds (read|write): .*?\b(?:read|wrote) (\w+)\[",
-     lambda m, line: f"out-of-bounds {m.group(1)} of {m.group(2)}" + _lines_part(line.split(", but ")[0])),
-    (r"^Out-of-bounds shared memory:", lambda m, line: "out-of-bounds shared memory" + _lines_part(line)),
-    (r"^Shared-memory race: in block \([^)]*\), (\w+)", lambda m, line: f"race on {m.group(1)}" + _lines_part(line)),
-    (r"^Barrier divergence\b", lambda m, line: "barrier divergence" + _lines_part(line)),
-    (r"^Crash\b", lambda m, line: _crash(line)),
-    (r"^Time limit:", lambda m, line: "kernel time limit (endless loop?)"),
-    (r"^The launch was refused: (.*)", lambda m, line: "launch refused: " + _first_clause(m.group(1))),
-    (r"^Unwritten output: (\d+) of (\d+) elements of (\w+)",
-     lambda m, line: f"unwritten output ({m.group(1)} of {m.group(2)} in {m.group(3)})"),
-    (r"^Wrong values: (\d+) of (\d+) elements of (\w+)",
-     lambda m, line: f"wrong values ({m.group(1)} of {m.group(2)} in {m.group(3)})"),
-    (r"^Too many global loads: .*?(\d+) times; this puzzle allows (\d+)",
-     lambda m, line: f"too many global loads ({m.group(1)}, at most {m.group(2)})"),
-    (r"^Result depends on thread order", lambda m, line: "result depends on thread order"),
-]
-# Lines of the checker's header and verdict: never a finding.
-_NOT_FINDINGS = re.compile(r"^(Puzzle \d|Backend|Launch|Cases|Checks|Result|Fix|Also|Stopped early|"
-                           r"Kernel \d|With the threads|[a-z]+:)")
-
-
-def failure_words(output):
-    """The first finding in a failing checker's output, in a few words."""
-    lines = [line.strip() for line in output.splitlines()]
-    for line in lines:
-        for pattern, words in _FINDINGS:
-            m = re.match(pattern, line)
-            if m:
-                return words(m, line)
-    for line in lines:  # a finding this list does not know yet: its own heading
-        m = re.match(r"^([A-Z][\w -]{2,40}):", line)
-        if m and not _NOT_FINDINGS.match(line):
-            return m.group(1).lower()
-    return "see the details"
-
-
-def checker_verdict(status, output):
+def checker_verdict(status, doc):
     """(cell status, words) of one finished checker run, from its exit status (0 passed, 1 a
-    finding, 2 the environment) and its output. The one place a verdict is read from a checker:
-    a machine-readable verdict from the checkers would replace the reading here."""
+    finding, 2 the environment) and its report (None when it wrote none). The one place a
+    verdict is read from a checker."""
     if status == 0:
         return PASS, ""
     if status == 1:
-        return FAIL, failure_words(output)
+        return FAIL, failure_words(doc) if doc else "see the details"
     if status == 2:
-        lines = [line.strip() for line in output.splitlines() if line.strip()]
-        message = re.sub(r"^\S+: ", "", lines[-1]) if lines else "an environment problem"
-        return ERROR, message[:80]
+        return ERROR, ((report.summary(doc) if doc else "") or "an environment problem (see the details)")[:80]
     how = f"signal {-status}" if status < 0 else f"exit status {status}"
     return FAIL, f"the checker stopped with {how}"
 
 
-def backend_line(output):
-    """What the checker says it runs on (its 'Backend:' line), or None."""
-    m = re.search(r"^Backend: (.*)$", output, re.M)
-    return m.group(1) if m else None
+def backend_line(doc):
+    """What the checker says it runs on ("cpu (CPU, 2 worker threads)"), from its report, or None."""
+    return (report.backend_words(doc) if doc else "") or None
 
 
 def compile_error_words(output, source_name):
     """The first compile error, in a few words, with its line when it is in the student's file."""
-    if "must keep its parameters exactly as given" in output:
+    if SIGNATURE_CHECK.search(output):
         return "the kernel's parameters were changed"
     m = re.search(r"no member named '(\w+)' in the global namespace", output)
     if m:

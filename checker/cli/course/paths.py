@@ -13,6 +13,7 @@ BUILD = ROOT / "build"
 STATE = BUILD / "course-state.json"
 PRISTINE = BUILD / "pristine"  # the stubs as first seen, for `reset` outside a git checkout
 LOGS = BUILD / "logs"
+REPORTS = BUILD / "reports"  # each checker's last --json document (runner.py reads them)
 # Backups are the student's work, so they stay out of build/ (which students delete to start
 # a build afresh).
 BACKUPS = ROOT / "backups"

@@ -6,12 +6,12 @@ the student's file is what to fix (`verify` and graders count it as failing); 2 
 the student's kernel cannot cause (a broken toolchain, a bad option, no GPU for --backend=gpu).
 State records it apart, as "does not compile".
 """
-import re
 import signal
 import subprocess
 import sys
 
 from course import build, paths, state
+from course import report as checker_report  # `report` names the compiler's report below
 from course.style import Style
 
 # Options after which a pass is not a full pass: fewer cases ran, or none.
@@ -37,20 +37,15 @@ def option_value(options, name):
     return None
 
 
-def _result_line(text):
-    for line in reversed(text.splitlines()):
-        plain = re.sub(r"\x1b\[[0-9;]*m", "", line)
-        match = re.match(r"Result: (.*?)\.? *(PASS|FAIL)?$", plain.strip())
-        if match:
-            return match.group(1)
-    return ""
-
-
-def _last_line(text):
-    """The checker's last words (for exit 2: what stopped it), without colour or its name."""
-    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in text.splitlines()]
-    lines = [line for line in lines if line]
-    return re.sub(r"^p\d+_\w+: ", "", lines[-1]) if lines else ""
+def _report_option(options, puzzle_id):
+    """The --json=FILE option that has the checker write its report for us (report.py), and the
+    file; none when the student asked for --json themselves (the document is theirs to read)."""
+    if any(o == "--json" or o.startswith("--json=") for o in options) or any(o in NO_RUN for o in options):
+        return [], None
+    paths.REPORTS.mkdir(parents=True, exist_ok=True)
+    where = paths.REPORTS / f"{puzzle_id}.json"
+    where.unlink(missing_ok=True)
+    return [f"--json={where}"], where
 
 
 def run(spec, options, preset, capture=False, out=None):
@@ -98,13 +93,14 @@ def run(spec, options, preset, capture=False, out=None):
         return _record(spec, preset, options, out, Outcome(2, None, "the build failed outside your file"))
 
     out.flush()
+    report_option, report_file = _report_option(options, puzzle_id)
     try:
         if capture:
-            result = subprocess.run([str(binary), *options], stdout=subprocess.PIPE,
+            result = subprocess.run([str(binary), *options, *report_option], stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
             text = result.stdout.decode("utf-8", errors="replace")
         else:
-            result = subprocess.run([str(binary), *options], stdin=subprocess.DEVNULL)
+            result = subprocess.run([str(binary), *options, *report_option], stdin=subprocess.DEVNULL)
             text = ""
     except OSError as error:
         print(f"Could not run {paths.relative(binary)}: {error.strerror}.", file=out)
@@ -117,7 +113,8 @@ def run(spec, options, preset, capture=False, out=None):
         print(f"The checker stopped on signal {name}.", file=out)
         return _record(spec, preset, options, out, Outcome(2, None, f"the checker stopped ({name})", text))
     verdict = {0: state.PASSED, 1: state.FAILING}.get(code)
-    summary = _result_line(text) or {0: "passed", 1: "failing"}.get(code) or _last_line(text) or \
+    said = checker_report.read(report_file) if report_file else None
+    summary = (checker_report.summary(said) if said else "") or {0: "passed", 1: "failing"}.get(code) or \
         "a usage or environment problem"
     return _record(spec, preset, options, out, Outcome(code, verdict, summary, text))
 

@@ -23,9 +23,10 @@ Two kinds of facts:
 
 Standard library only: MkDocs's hooks (checker/site/hooks.py) import this module too.
 """
-import ast
 import math
 import re
+
+from course.specs import evaluate  # noqa: F401  (the one formula evaluator; pages and tests use it from here too)
 
 KIND = r"([\w-]+(?:\([^)\n]*\))?)"  # configuration, speed-puzzle(p06,p04), log(docs/dev/runs/...)
 BEGIN = re.compile(r"<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n")
@@ -139,39 +140,6 @@ def _element(kind):
 
 
 # ---------------------------------------------------------------- formulas
-
-_FUNCTIONS = {"ceil": math.ceil, "floor": math.floor, "min": min, "max": max}
-
-
-def evaluate(formula, variables):
-    """A spec formula's value (numbers, names, + - * / and ceil, floor, min, max; exact division)."""
-    def value(node):
-        if isinstance(node, ast.Expression):
-            return value(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            return float(node.value)
-        if isinstance(node, ast.Name):
-            if node.id not in variables:
-                raise ValueError(f"cannot evaluate the formula '{formula}': '{node.id}' is not known here")
-            return variables[node.id]
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            return -value(node.operand)
-        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
-            a, b = value(node.left), value(node.right)
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            if b == 0:
-                raise ValueError(f"cannot evaluate the formula '{formula}': division by zero")
-            return a / b
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS:
-            return float(_FUNCTIONS[node.func.id](*[value(a) for a in node.args]))
-        raise ValueError(f"cannot evaluate the formula '{formula}'")
-    return value(ast.parse(formula, mode="eval"))
-
 
 def substitute(formula, constants):
     for name, number in constants.items():

@@ -8,11 +8,11 @@ The navigation is mkdocs.yml's `nav`, completed here so that new pages need no e
 - a page under docs/ that the nav does not name is added: docs/dev/* to `For engineers`, any other
   page after the puzzles (list it in mkdocs.yml to choose its place).
 """
-import json
 import re
 from pathlib import Path
 
 from course import site_facts
+from course import specs as spec_files
 
 PUZZLES = "Puzzles"
 ENGINEERS = "For engineers"
@@ -25,7 +25,7 @@ def load_specs(specs_dir):
     specs = []
     for path in sorted(Path(specs_dir).glob("p*.json")):
         try:
-            specs.append(site_facts.Spec(json.loads(path.read_text(encoding="utf-8"))))
+            specs.append(site_facts.Spec(spec_files.read(path)))
         except (ValueError, KeyError, IndexError, StopIteration) as error:
             raise ValueError(f"checker/specs/{path.name}: cannot be read ({type(error).__name__}: {error}); "
                              "the puzzle's checker says more") from None

@@ -42,6 +42,19 @@ bool gpu_backend_built() { return gpu::built(); }
 
 std::string gpu_unavailable_reason() { return gpu::unavailable_reason(); }
 
+GpuUnavailable gpu_availability() { return gpu::availability(); }
+
+const char* to_string(GpuUnavailable::Why why) {
+  switch (why) {
+    case GpuUnavailable::Why::none: return "none";
+    case GpuUnavailable::Why::not_built: return "not_built";
+    case GpuUnavailable::Why::no_device: return "no_device";
+    case GpuUnavailable::Why::no_driver: return "no_driver";
+    case GpuUnavailable::Why::runtime_error: return "runtime_error";
+  }
+  return "?";
+}
+
 OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings) {
   OpenedBackend opened;
   if (choice == BackendChoice::cpu) {
@@ -51,12 +64,10 @@ OpenedBackend open_backend(BackendChoice choice, const BackendSettings& settings
   std::string why = gpu::unavailable_reason();
   if (why.empty()) {
     opened.backend = gpu::make_gpu_backend(settings);
-    if (choice == BackendChoice::automatic) opened.reason = "auto: a CUDA device was found";
     return opened;
   }
   if (choice == BackendChoice::gpu) throw Error("the GPU backend cannot be used: " + why);
   opened.backend = cpu::make_cpu_backend();
-  opened.reason = "auto: " + why + ", so the CPU backend runs the kernel";
   return opened;
 }
 

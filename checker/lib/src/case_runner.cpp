@@ -76,8 +76,8 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
   if (config.dynamic_shared_bytes > kDefaultDynamicSharedLimit) {
     try {
       backend_.set_max_dynamic_shared_bytes(image_, config.dynamic_shared_bytes);
-    } catch (const engine::Error& e) {
-      outcome.launch.rejected = e.what();  // CUDA's refusal, in its words: the kernel asks too much
+    } catch (const engine::LaunchRefused& e) {
+      outcome.launch.rejected = e.rejection;  // the kernel asks more than the device has
       return outcome;
     }
   }
@@ -85,7 +85,9 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
   try {
     device.args.encode_maps(backend_, spec_, c.dims);
   } catch (const engine::Error& e) {
-    outcome.launch.rejected = e.what();  // the driver's refusal of a map the spec asks for
+    outcome.launch.rejected.why = engine::LaunchRejection::Why::tensor_map_refused;  // a map the spec asks for
+    outcome.launch.rejected.kernel = image_.name;
+    outcome.launch.rejected.cuda_error = e.what();
     return outcome;
   }
 
@@ -99,7 +101,7 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
     run.profile = o == 0 && profiles() && c.dims.multiply_adds() <= kProfileMultiplyAdds;
     device.out.upload(p.c_in);
     engine::LaunchResult r = backend_.launch(image_, config, device.pointers.data(), run);
-    std::vector<float> result = r.rejected.empty() && !r.device_lost ? device.out.download() : std::vector<float>{};
+    std::vector<float> result = !r.rejected.refused() && !r.device_lost ? device.out.download() : std::vector<float>{};
 
     BackendOutcome judged;
     judged.backend = outcome.backend;

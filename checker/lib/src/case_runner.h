@@ -51,7 +51,7 @@ struct BackendOutcome {
   std::optional<engine::AccessProfile> bank_conflicts;  // worst n-way above limits.bank_conflict_ways
   std::optional<engine::AccessProfile> scattered_loads;  // sectors per request above the limit
 
-  bool refused() const { return !launch.rejected.empty(); }
+  bool refused() const { return launch.rejected.refused(); }
   bool stopped() const;  // a crash or a time limit ended the kernel
   bool passed() const;
   // The blocks that the findings name for an out-of-bounds access.

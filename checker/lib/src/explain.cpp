@@ -53,12 +53,9 @@ std::string thread_list(const std::vector<engine::Dim3>& sample, std::uint64_t c
 // depends on how the checker was run, so it is worded here.
 std::string gpu_fact(const Finding& f) { return f.detail; }
 
-// CUDA's own words for a GPU crash: "an illegal memory access was encountered (...)".
-std::string gpu_error(const Finding& f) {
-  const std::string prefix = "the kernel crashed on the GPU: ";
-  std::string d = gpu_fact(f);
-  return d.rfind(prefix, 0) == 0 ? d.substr(prefix.size()) : d;
-}
+// CUDA's own words for a GPU crash, which the engine reports as they are: "an illegal memory
+// access was encountered (...)".
+std::string gpu_error(const Finding& f) { return gpu_fact(f); }
 
 std::string element(const Finding& f) {
   std::string s = f.buffer + "[" + std::to_string(f.index) + "]";
@@ -212,9 +209,33 @@ std::string warp_divergence(const Finding& f, const Style& st) {
          "pass a mask of exactly the lanes that call it.\nThe block was stopped.";
 }
 
+// The rule a warp collective's call broke, from the engine's facts (or its words, for the
+// rules it reports only in words: PTX operands, asynchronous copies).
+std::string misuse_rule(const Finding& f) {
+  using M = Finding::Misuse;
+  switch (f.misuse) {
+    case M::other: return f.detail;
+    case M::own_lane_not_in_mask: return "its own lane is not in the mask";
+    case M::source_lane_not_in_mask:
+      return "it reads lane " + std::to_string(f.misuse_value) + ", which is not in the mask";
+    case M::bad_shuffle_width:
+      return "width must be a power of 2 from 1 to 32 (it is " + std::to_string(f.misuse_value) + ")";
+    case M::wmma_arguments_differ:
+      return "lane " + std::to_string(f.misuse_value) + " passes a different " + f.misuse_subject +
+             " than lane 0: all lanes must pass the same";
+    case M::wmma_pointer_misaligned: return "its pointer must be 256-bit (32-byte) aligned";
+    case M::wmma_bad_ldm:
+      return "ldm = " + std::to_string(f.misuse_value) + " must be a multiple of " + std::to_string(f.misuse_limit) +
+             " (16 bytes of " + f.misuse_subject + ") and at least 16";
+    case M::wmma_partial_warp:
+      return "wmma needs all 32 lanes of a full warp (the block's size is not a multiple of 32)";
+  }
+  return f.detail;
+}
+
 std::string warp_misuse(const Finding& f, const Style& st) {
   return st.bold("Wrong use of " + (f.op.empty() ? std::string("a warp function") : f.op)) + ": " + f.where.str() +
-         at_line(f.at) + ": " + f.detail + ".\nThe kernel was stopped.";
+         at_line(f.at) + ": " + misuse_rule(f) + ".\nThe kernel was stopped.";
 }
 
 std::string async_copy(const Finding& f, const Style& st,
@@ -388,16 +409,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
                                           engine::BackendKind backend, FollowUp follow_up) {
   const bool gpu = backend == engine::BackendKind::gpu;
   std::vector<std::string> out;
-  // The one that stopped the kernel first, then the accesses, then the rest.
-  const FindingKind order[] = {FindingKind::fault,           FindingKind::timeout,
-                               FindingKind::assertion,       FindingKind::out_of_bounds,
-                               FindingKind::shared_out_of_bounds, FindingKind::misaligned,
-                               FindingKind::barrier_divergence,   FindingKind::warp_divergence,
-                               FindingKind::warp_misuse,     FindingKind::inline_ptx,
-                               FindingKind::deadlock,        FindingKind::async_proxy,
-                               FindingKind::shared_race,     FindingKind::async_copy,
-                               FindingKind::uninitialized_shared};
-  for (FindingKind kind : order) {
+  for (FindingKind kind : finding_order()) {
     std::vector<const Finding*> of_kind;
     for (const Finding& f : result.findings)
       if (f.kind == kind) of_kind.push_back(&f);
@@ -525,8 +537,107 @@ std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOr
          " order. Threads that share data must wait for each other with __syncthreads().";
 }
 
-std::string explain_refused(const std::string& reason, const Style& st) {
-  return st.bold("The launch was refused") + ": " + reason + ".";
+const std::vector<FindingKind>& finding_order() {
+  // The one that stopped the kernel first, then the accesses, then the rest.
+  static const std::vector<FindingKind> order{
+      FindingKind::fault,          FindingKind::timeout,         FindingKind::assertion,
+      FindingKind::out_of_bounds,  FindingKind::shared_out_of_bounds, FindingKind::misaligned,
+      FindingKind::barrier_divergence, FindingKind::warp_divergence, FindingKind::warp_misuse,
+      FindingKind::inline_ptx,     FindingKind::deadlock,        FindingKind::async_proxy,
+      FindingKind::shared_race,    FindingKind::async_copy,      FindingKind::uninitialized_shared};
+  return order;
+}
+
+std::string refusal_words(const engine::LaunchRejection& r) {
+  using W = engine::LaunchRejection::Why;
+  const std::string bad = "invalid configuration argument: ";
+  const std::string resources = "too many resources requested for launch: ";
+  auto bytes = [](std::uint64_t n) { return std::to_string(n) + " bytes"; };
+  auto kib = [&](std::uint64_t n) { return bytes(n) + " (" + std::to_string(n / 1024) + " KiB)"; };
+  switch (r.why) {
+    case W::none: return "";
+    case W::empty_grid: return bad + "the grid " + r.shape.str(true) + " is empty; every dimension must be at least 1";
+    case W::empty_block: return bad + "the block " + r.shape.str(true) + " is empty; every dimension must be at least 1";
+    case W::too_many_threads:
+      return bad + "the block " + r.shape.str(true) + " has " + std::to_string(r.requested) + " threads; the limit is " +
+             std::to_string(r.limit) + " threads per block";
+    case W::block_too_large:
+      return bad + "the block " + r.shape.str(true) + " is larger than " + r.limit_shape.str(true) + " in some dimension";
+    case W::grid_too_large:
+      return bad + "the grid " + r.shape.str(true) + " is larger than " + r.limit_shape.str(true) + " in some dimension";
+    case W::static_shared_too_large:
+      return "too much shared data: " + r.kernel + " declares " + bytes(r.requested) +
+             " of __shared__ memory; the limit is " + kib(r.limit) + " per block";
+    case W::dynamic_shared_too_large: {
+      std::string s = resources + r.kernel + " asks for " + bytes(r.requested) + " of dynamic shared memory";
+      if (r.static_shared) s += " (and declares " + bytes(r.static_shared) + " of static)";
+      s += "; its limit is " + bytes(r.limit);
+      if (r.attribute_would_help)
+        s += ". Above 48 KiB, a kernel must first be allowed more with cudaFuncSetAttribute(" + r.kernel +
+             ", cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)";
+      return s;
+    }
+    case W::shared_too_large:
+      return resources + r.kernel + " needs " + bytes(r.static_shared) + " of static and " + bytes(r.requested) +
+             " of dynamic shared memory; the limit is " + bytes(r.limit) + " per block";
+    case W::attribute_too_large:
+      return "invalid argument: cudaFuncSetAttribute(" + r.kernel + ", cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+             std::to_string(r.requested) + ") asks for more than the " + kib(r.limit) +
+             " of shared memory a block may have";
+    case W::no_extern_shared:
+      return "invalid argument: the launch asks for " + bytes(r.requested) + " of dynamic shared memory, but " +
+             r.kernel + " declares no extern __shared__ array to hold them";
+    case W::registers_limit_threads:
+      return resources + r.kernel + " uses " + std::to_string(r.registers) +
+             " registers per thread, which allows at most " + std::to_string(r.limit) + " threads per block";
+    case W::launch_failed: return "the launch failed: " + r.cuda_error;
+    case W::tensor_map_refused: return r.cuda_error;
+  }
+  return "";
+}
+
+const char* to_string(BackendReason::Code code) {
+  switch (code) {
+    case BackendReason::Code::requested: return "requested";
+    case BackendReason::Code::gpu_found: return "gpu_found";
+    case BackendReason::Code::gpu_unavailable: return "gpu_unavailable";
+    case BackendReason::Code::gpu_too_old: return "gpu_too_old";
+    case BackendReason::Code::no_gpu_code: return "no_gpu_code";
+  }
+  return "?";
+}
+
+std::string gpu_unavailable_words(const engine::GpuUnavailable& facts) {
+  using W = engine::GpuUnavailable::Why;
+  switch (facts.why) {
+    case W::none: return "";
+    case W::not_built: return "this build has no GPU backend (it was configured without the CUDA toolkit)";
+    case W::no_device: return "no CUDA device was found";
+    case W::no_driver: return "no usable NVIDIA driver was found (" + facts.cuda_error + ")";
+    case W::runtime_error: return "the CUDA runtime could not find a device: " + facts.cuda_error;
+  }
+  return "";
+}
+
+std::string backend_reason_words(const BackendReason& reason, const PuzzleSpec& spec) {
+  switch (reason.code) {
+    case BackendReason::Code::requested: return "";
+    case BackendReason::Code::gpu_found: return "auto: a CUDA device was found.";
+    case BackendReason::Code::gpu_unavailable:
+      return "auto: " + gpu_unavailable_words(reason.gpu) + ", so the CPU backend runs the kernel";
+    case BackendReason::Code::gpu_too_old:
+      return "auto: this puzzle's kernel needs " + gpu_requirement_words(spec) + "; this GPU is sm_" +
+             std::to_string(reason.device_sm) + ", so the CPU backend runs it";
+    case BackendReason::Code::no_gpu_code:
+      return spec.requires_gpu ? "auto: this build has no GPU code for this kernel (it needs " +
+                                     gpu_requirement_words(spec) + "), so the CPU backend runs it"
+                               : "auto: this kernel was built for the CPU backend only, so the CPU backend runs it";
+  }
+  return "";
+}
+
+std::string explain_refused(const engine::LaunchRejection& rejection, const Style& st) {
+  return st.bold("The launch was refused") + ": " + refusal_words(rejection) + ".";
 }
 
 std::string explain_uniform_map(char mark, const std::string& output_name) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "checker/explain.h"
+#include "json_report.h"
 
 namespace checker {
 namespace {
@@ -53,16 +54,12 @@ KernelRun::KernelRun(const PuzzleSpec& spec, const Options& options, const Backe
   // this one, still gets the CPU's checks.
   if (mode_ == RunMode::gpu_with_cpu_checks) {
     unsigned device = backends.gpu ? backends.gpu->limits().compute_capability : 0;
-    std::string needs = gpu_requirement_words(spec_);
     if (spec_.requires_gpu && device && !gpu_runs_it(spec_, device)) {
       mode_ = RunMode::cpu;
-      reason_ = "auto: this puzzle's kernel needs " + needs + "; this GPU is sm_" + std::to_string(device) +
-                ", so the CPU backend runs it";
+      reason_ = BackendReason{BackendReason::Code::gpu_too_old, {}, device};
     } else if (gpu_image.address == nullptr) {
       mode_ = RunMode::cpu;
-      reason_ = spec_.requires_gpu ? "auto: this build has no GPU code for this kernel (it needs " + needs +
-                                         "), so the CPU backend runs it"
-                                   : "auto: this kernel was built for the CPU backend only, so the CPU backend runs it";
+      reason_ = BackendReason{BackendReason::Code::no_gpu_code, {}, 0};
     }
   }
   std::vector<Case> list = cases();
@@ -97,7 +94,7 @@ std::vector<Case> KernelRun::cases() const {
 }
 
 void KernelRun::print_header(bool first_kernel, const std::vector<Case>& list) const {
-  const std::string reason = first_kernel ? reason_ : "";
+  const std::string reason = first_kernel ? backend_reason_words(reason_, spec_) : "";
   const bool instrumented = cpu_image_.instrumented;
   switch (mode_) {
     case RunMode::cpu:
@@ -196,26 +193,28 @@ bool KernelRun::run_case(const Case& c, std::size_t index, std::size_t count) {
     return o;
   };
 
+  std::optional<BackendOutcome> gpu, cpu;  // the case's runs, kept for --json
   if (mode_ == RunMode::cpu || device_lost_) {
-    BackendOutcome o = run_on_cpu();
-    passed = report_->print_single(c, in, o, FollowUp::other_runs);
-    stop_ = o.refused() || has_kind(o.launch, engine::FindingKind::timeout);
+    cpu = run_on_cpu();
+    passed = report_->print_single(c, in, *cpu, FollowUp::other_runs);
+    stop_ = cpu->refused() || has_kind(cpu->launch, engine::FindingKind::timeout);
   } else if (mode_ == RunMode::gpu) {
-    BackendOutcome o = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
-    passed = report_->print_single(c, in, o, FollowUp::other_runs);
-    device_lost_ = o.launch.device_lost;
-    stop_ = o.refused() || has_kind(o.launch, engine::FindingKind::timeout) || device_lost_;
+    gpu = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
+    passed = report_->print_single(c, in, *gpu, FollowUp::other_runs);
+    device_lost_ = gpu->launch.device_lost;
+    stop_ = gpu->refused() || has_kind(gpu->launch, engine::FindingKind::timeout) || device_lost_;
   } else {
-    BackendOutcome gpu = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
-    std::optional<BackendOutcome> cpu;
-    if (c.on_cpu && !gpu.refused()) cpu = run_on_cpu();
-    passed = report_->print_auto(c, in, gpu, cpu ? &*cpu : nullptr);
-    device_lost_ = gpu.launch.device_lost;
+    gpu = CaseRunner(spec_, opt_, *backends_.gpu, gpu_image_).run(c, index, in);
+    if (c.on_cpu && !gpu->refused()) cpu = run_on_cpu();
+    passed = report_->print_auto(c, in, *gpu, cpu ? &*cpu : nullptr);
+    device_lost_ = gpu->launch.device_lost;
     // Past a GPU time limit or crash the CPU backend carries on with the cases it checks,
     // unless it hit its own time limit: the next cases would wait for it again.
-    stop_ = gpu.refused() || (cpu && has_kind(cpu->launch, engine::FindingKind::timeout));
+    stop_ = gpu->refused() || (cpu && has_kind(cpu->launch, engine::FindingKind::timeout));
   }
   std::printf("  %s\n\n", passed ? st_.green("PASS").c_str() : st_.red("FAIL").c_str());
+  if (opt_.json)
+    cases_json_.push_back(case_json(spec_, c, index, passed, in, gpu ? &*gpu : nullptr, cpu ? &*cpu : nullptr));
   return passed;
 }
 

@@ -10,6 +10,9 @@
 
 #include "case_report.h"
 #include "case_runner.h"
+#include <nlohmann/json.hpp>
+
+#include "checker/backend_reason.h"
 #include "checker/options.h"
 #include "checker/output.h"
 #include "checker/puzzle.h"
@@ -28,7 +31,7 @@ struct Backends {
   RunMode mode = RunMode::cpu;
   engine::Backend* gpu = nullptr;
   engine::Backend* cpu = nullptr;
-  std::string reason;  // one line under "Backend:", or empty
+  BackendReason reason;  // worded under "Backend:" (explain.h)
 };
 
 // The CPU backend checks, in auto mode, the worked example and the spec's CPU cases up to this
@@ -57,6 +60,9 @@ class KernelRun {
   KernelRun& operator=(const KernelRun&) = delete;
 
   RunMode mode() const { return mode_; }
+  const BackendReason& reason() const { return reason_; }
+  // --json: each case that ran, as report-json.md describes (empty without --json).
+  const nlohmann::json& cases_json() const { return cases_json_; }
   std::vector<Case> cases() const;
   // `first_kernel`: say why this backend (the reason is said once per checker).
   void print_header(bool first_kernel, const std::vector<Case>& list) const;
@@ -79,7 +85,7 @@ class KernelRun {
   const Options& opt_;
   Backends backends_;
   RunMode mode_;
-  std::string reason_;
+  BackendReason reason_;
   const engine::KernelImage& cpu_image_;
   const engine::KernelImage& gpu_image_;
   Style st_;
@@ -88,6 +94,7 @@ class KernelRun {
   bool device_lost_ = false;
   std::optional<CpuMeasure> cpu_measure_;
   std::optional<CpuMeasure> profile_measure_;
+  nlohmann::json cases_json_ = nlohmann::json::array();
 };
 
 }  // namespace checker

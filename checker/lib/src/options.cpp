@@ -67,6 +67,12 @@ Options parse_options(int argc, char** argv) {
       o.no_canaries = true;
     } else if (arg == "--bench") {
       o.bench = true;
+    } else if (arg == "--json") {
+      o.json = true;
+    } else if (take_value(arg, "--json", v)) {
+      if (v.empty()) throw engine::Error("--json=FILE wants a file name: --json=report.json");
+      o.json = true;
+      o.json_file = v;
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg == "--bench-csv" || take_value(arg, "--bench-csv", v)) {
@@ -104,6 +110,9 @@ std::string usage(const std::string& program) {
          "  --bench-csv=FILE        with --bench: also append the timings to FILE as CSV rows\n"
          "  --profile               after the cases: bank conflicts and sectors per request, per\n"
          "                          source line (CPU backend), and Nsight Compute's counters (GPU)\n"
+         "  --json                  print the results as one JSON document for tools (the text\n"
+         "                          for people goes to stderr; docs/dev/report-json.md)\n"
+         "  --json=FILE             write that document to FILE instead; the text stays on stdout\n"
          "  --help                  this text\n"
          "\n"
          "Exit status: 0 every case passed, 1 a case failed, 2 a usage or environment problem.\n"

@@ -140,7 +140,9 @@ int run_under_sanitizer(const PuzzleSpec& spec, const Options& options, const st
   }
   std::string args;
   for (const std::string& a : options.original_args)
-    if (a != "--sanitize" && a.rfind("--backend", 0) != 0 && a != "--quick" && a != "--no-canaries") args += " " + quoted(a);
+    if (a != "--sanitize" && a.rfind("--backend", 0) != 0 && a != "--quick" && a != "--no-canaries" &&
+        a.rfind("--json", 0) != 0)
+      args += " " + quoted(a);
   std::printf("%s\n", st.bold("Puzzle " + std::to_string(spec.number) + ": " + spec.title +
                               " under compute-sanitizer (" + sanitizer + ")").c_str());
   std::printf("Each tool re-runs this checker on the GPU with --quick, which takes a while.\n\n");

@@ -113,9 +113,7 @@ class Backend {
 };
 
 struct OpenedBackend {
-  std::unique_ptr<Backend> backend;
-  // Why this backend: "auto: no CUDA device was found (...)"; empty when asked for by name.
-  std::string reason;
+  std::unique_ptr<Backend> backend;  // why this one: gpu_availability() says
 };
 
 struct BackendSettings {
@@ -134,14 +132,31 @@ bool gpu_backend_built();
 std::string cuda_tool_path(const std::string& name);
 // Empty when a CUDA device can be used; otherwise why not, in one sentence.
 std::string gpu_unavailable_reason();
+// The same as a fact: why no CUDA device can be used (Why::none when one can).
+struct GpuUnavailable {
+  enum class Why { none, not_built, no_device, no_driver, runtime_error } why = Why::none;
+  std::string cuda_error;  // no_driver, runtime_error: CUDA's name and text for the error
+  bool usable() const { return why == Why::none; }
+};
+GpuUnavailable gpu_availability();
+// "no_device": the reason's name, for tools.
+const char* to_string(GpuUnavailable::Why why);
 
-// Checks a launch configuration against the limits. Returns the sentence that explains the
-// problem, or an empty string. `static_shared` is what the kernel declares itself;
-// `max_dynamic_shared` what cudaFuncSetAttribute allowed it (0: not called).
-std::string check_launch_config(const LaunchConfig& config, const DeviceLimits& limits,
-                                std::size_t static_shared, std::size_t max_dynamic_shared,
-                                const std::string& kernel_name);
-// The sentence for a cudaFuncSetAttribute value beyond the device's limit, or "".
-std::string check_max_dynamic_shared(std::size_t bytes, const DeviceLimits& limits, const std::string& kernel_name);
+// Checks a launch configuration against the limits: the rule it breaks, if any.
+// `static_shared` is what the kernel declares itself; `max_dynamic_shared` what
+// cudaFuncSetAttribute allowed it (0: not called).
+LaunchRejection check_launch_config(const LaunchConfig& config, const DeviceLimits& limits,
+                                    std::size_t static_shared, std::size_t max_dynamic_shared,
+                                    const std::string& kernel_name);
+// A cudaFuncSetAttribute value beyond the device's limit (attribute_too_large), or none.
+LaunchRejection check_max_dynamic_shared(std::size_t bytes, const DeviceLimits& limits, const std::string& kernel_name);
+
+// Thrown by Backend::set_max_dynamic_shared_bytes when the device cannot allow that much: the
+// launch that needs it is refused. what() is CUDA's error name; the facts are in `rejection`.
+class LaunchRefused : public Error {
+ public:
+  explicit LaunchRefused(LaunchRejection r) : Error("invalid argument"), rejection(std::move(r)) {}
+  LaunchRejection rejection;
+};
 
 }  // namespace engine

@@ -94,6 +94,22 @@ struct Finding {
 
   std::string detail;  // fault, timeout, assertion, warp_misuse: what happened
 
+  // warp_misuse: the rule broken, as a fact with its numbers (the checker words it); `other`
+  // where only `detail` says.
+  enum class Misuse {
+    other,
+    own_lane_not_in_mask,     // a lane calls a collective with a mask that leaves itself out
+    source_lane_not_in_mask,  // misuse_value: the lane a shuffle reads
+    bad_shuffle_width,        // misuse_value: the width, not a power of 2 from 1 to 32
+    wmma_arguments_differ,    // misuse_value: the lane; misuse_subject: "pointer", "ldm" or "layout"
+    wmma_pointer_misaligned,  // not 32-byte aligned
+    wmma_bad_ldm,             // misuse_value: ldm; misuse_limit: the multiple; misuse_subject: the element type
+    wmma_partial_warp,        // not all 32 lanes of the warp take part
+  };
+  Misuse misuse = Misuse::other;
+  long long misuse_value = 0, misuse_limit = 0;
+  std::string misuse_subject;
+
   // async_proxy: what the asynchronous unit was doing with the memory.
   enum class AsyncUse { none, tma_write_pending, wgmma_reading, bulk_store_reading, swizzle_mismatch } async_use =
       AsyncUse::none;
@@ -129,9 +145,44 @@ struct LaunchStats {
   double milliseconds = 0;          // GPU: between events around the kernel; CPU: wall time
 };
 
+// Why a launch was refused before anything ran: CUDA's checks, as facts (the rule and its
+// numbers). The checker words them (checker/lib/src/explain.cpp).
+struct LaunchRejection {
+  enum class Why {
+    none,
+    empty_grid,               // shape: the grid; a dimension is 0
+    empty_block,              // shape: the block
+    too_many_threads,         // shape: the block; requested: its threads; limit: threads per block
+    block_too_large,          // shape: the block; limit_shape: the largest block
+    grid_too_large,           // shape: the grid; limit_shape: the largest grid
+    static_shared_too_large,  // requested: the kernel's __shared__ bytes; limit: per block
+    dynamic_shared_too_large, // requested: dynamic bytes; static_shared; limit: the dynamic bytes allowed
+                              // (attribute_would_help: cudaFuncSetAttribute could allow them)
+    shared_too_large,         // requested: dynamic bytes; static_shared; limit: the device's per block
+    attribute_too_large,      // cudaFuncSetAttribute(requested bytes) beyond limit, the device's most
+    no_extern_shared,         // requested: dynamic bytes, with no extern __shared__ array to hold them
+    registers_limit_threads,  // GPU: requested: the block's threads; limit; registers per thread
+    launch_failed,            // GPU: cudaLaunchKernel failed; cuda_error says how
+    tensor_map_refused,       // cuTensorMapEncodeTiled refused a map the launch needs; cuda_error: the rule
+  };
+  Why why = Why::none;
+  std::string kernel;
+  Dim3 shape, limit_shape;
+  std::uint64_t requested = 0, limit = 0, static_shared = 0;
+  unsigned registers = 0;
+  bool attribute_would_help = false;
+  std::string cuda_error;  // launch_failed, tensor_map_refused: CUDA's (or the driver's) words for the error
+
+  bool refused() const { return why != Why::none; }
+};
+// "too_many_threads": the reason's name, for tools (the checker's --json).
+const char* to_string(LaunchRejection::Why why);
+// "wmma_bad_ldm": the rule's name, for tools.
+const char* to_string(Finding::Misuse misuse);
+
 struct LaunchResult {
-  // Set when the launch was refused before anything ran: one sentence, CUDA's words.
-  std::string rejected;
+  // Set when the launch was refused before anything ran.
+  LaunchRejection rejected;
   // A sample of the findings (a few per kind, the lowest block and thread first) and
   // how many of each kind there were in all.
   std::vector<Finding> findings;
@@ -143,7 +194,7 @@ struct LaunchResult {
   // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
   bool device_lost = false;
 
-  bool clean() const { return rejected.empty() && findings.empty(); }
+  bool clean() const { return !rejected.refused() && findings.empty(); }
   std::uint64_t total(FindingKind k) const { return totals[static_cast<std::size_t>(k)]; }
   void add(const Finding& f) {
     findings.push_back(f);

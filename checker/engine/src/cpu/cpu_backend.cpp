@@ -60,8 +60,8 @@ class CpuBackend final : public Backend {
   }
 
   void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {
-    std::string refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
-    if (!refused.empty()) throw Error(refused);
+    LaunchRejection refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
+    if (refused.refused()) throw LaunchRefused(refused);
     allow_dynamic_shared(kernel.address, bytes);
   }
 
@@ -83,13 +83,13 @@ class CpuBackend final : public Backend {
     LaunchResult result;
     result.rejected = check_launch_config(config, limits(), static_shared, allowed_dynamic_shared(kernel.address),
                                           kernel.name);
-    if (result.rejected.empty() && config.dynamic_shared_bytes > 0 &&
-        config.dynamic_shared_bytes > kernel.dynamic_shared_capacity)
-      result.rejected = "invalid argument: the launch asks for " +
-                        std::to_string(config.dynamic_shared_bytes) +
-                        " bytes of dynamic shared memory, but " + kernel.name +
-                        " declares no extern __shared__ array to hold them";
-    if (!result.rejected.empty()) return result;
+    if (!result.rejected.refused() && config.dynamic_shared_bytes > 0 &&
+        config.dynamic_shared_bytes > kernel.dynamic_shared_capacity) {
+      result.rejected.why = LaunchRejection::Why::no_extern_shared;
+      result.rejected.kernel = kernel.name;
+      result.rejected.requested = config.dynamic_shared_bytes;
+    }
+    if (result.rejected.refused()) return result;
 
     plan.blocks = config.grid.count();
     plan.threads_per_block = static_cast<unsigned>(config.block.count());

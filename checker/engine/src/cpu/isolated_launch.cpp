@@ -168,6 +168,10 @@ class Translator {
     }
     if (r.line) f.at = SourceLocation{r.file ? r.file : "", static_cast<int>(r.line)};
     f.detail = r.detail;
+    f.misuse = static_cast<Finding::Misuse>(r.misuse);
+    f.misuse_value = r.misuse_value;
+    f.misuse_limit = r.misuse_limit;
+    f.misuse_subject = r.misuse_subject ? r.misuse_subject : "";
     f.async_use = static_cast<Finding::AsyncUse>(r.async_use);
     f.swizzle_written = r.swizzle_written;
     f.swizzle_read = r.swizzle_read;

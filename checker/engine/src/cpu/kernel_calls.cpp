@@ -51,6 +51,10 @@ void cuda_cpu::warp_misuse(WarpOp op, unsigned lane, const char* what) {
   engine::cpu::worker_here(warp_op_name(op)).warp_misuse(op, lane, what);
 }
 
+void engine::cpu::warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const MisuseFacts& facts) {
+  engine::cpu::worker_here(cuda_cpu::warp_op_name(op)).warp_misuse(op, lane, facts);
+}
+
 unsigned cuda_cpu::lane_id() { return current_thread ? current_thread->lane : 0; }
 
 unsigned cuda_cpu::active_mask() { return engine::cpu::worker_here("__activemask()").active_mask(); }

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cuda_cpu/warp_functions.h"
+#include "worker.h"
 
 namespace {
 
@@ -37,7 +38,7 @@ void cuda_cpu::complete_warp_lanes(void* const* lane_data, unsigned mask, const 
     if (!((mask >> l) & 1u)) continue;
     WarpLane& me = *lane(l);
     if (!power_of_two(me.width) || me.width > 32)
-      cuda_cpu::warp_misuse(op, l, "width must be a power of 2 from 1 to 32");
+      engine::cpu::warp_misuse(op, l, {engine::Finding::Misuse::bad_shuffle_width, me.width, 32, nullptr});
     auto w = static_cast<unsigned>(me.width);
     unsigned section = l & ~(w - 1);
     unsigned source = l;
@@ -59,11 +60,8 @@ void cuda_cpu::complete_warp_lanes(void* const* lane_data, unsigned mask, const 
       default:
         break;
     }
-    if (source >= 32 || !((mask >> source) & 1u)) {
-      char what[96];
-      std::snprintf(what, sizeof what, "it reads lane %u, which is not in the mask", source);
-      cuda_cpu::warp_misuse(op, l, what);
-    }
+    if (source >= 32 || !((mask >> source) & 1u))
+      engine::cpu::warp_misuse(op, l, {engine::Finding::Misuse::source_lane_not_in_mask, source, 0, nullptr});
     me.result = lane(source)->value;
   }
 }

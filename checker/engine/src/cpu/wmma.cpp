@@ -8,6 +8,7 @@
 
 #include "cuda_cpu/compat/mma.h"
 #include "ptx/tensor_math.h"
+#include "worker.h"
 
 namespace {
 
@@ -46,21 +47,15 @@ void check_memory_arguments(void* const* lane_data, WarpOp op, bool half) {
   for (int l = 1; l < 32; ++l) {
     const detail::Lane& other = lane(lane_data, l);
     if (other.pointer != first.pointer || other.ldm != first.ldm || other.layout != first.layout) {
-      char what[120];
-      std::snprintf(what, sizeof what, "lane %d passes a different %s than lane 0: all lanes must pass the same", l,
-                    other.pointer != first.pointer ? "pointer" : other.ldm != first.ldm ? "ldm" : "layout");
-      cuda_cpu::warp_misuse(op, static_cast<unsigned>(l), what);
+      const char* which = other.pointer != first.pointer ? "pointer" : other.ldm != first.ldm ? "ldm" : "layout";
+      engine::cpu::warp_misuse(op, static_cast<unsigned>(l), {engine::Finding::Misuse::wmma_arguments_differ, l, 0, which});
     }
   }
   if (reinterpret_cast<std::uintptr_t>(first.pointer) % 32 != 0)
-    cuda_cpu::warp_misuse(op, 0, "its pointer must be 256-bit (32-byte) aligned");
+    engine::cpu::warp_misuse(op, 0, {engine::Finding::Misuse::wmma_pointer_misaligned, 0, 32, nullptr});
   unsigned multiple = half ? 8 : 4;  // 16 bytes
-  if (first.ldm % multiple != 0 || first.ldm < static_cast<unsigned>(kTile)) {
-    char what[120];
-    std::snprintf(what, sizeof what, "ldm = %u must be a multiple of %u (16 bytes of %s) and at least 16",
-                  first.ldm, multiple, half ? "__half" : "float");
-    cuda_cpu::warp_misuse(op, 0, what);
-  }
+  if (first.ldm % multiple != 0 || first.ldm < static_cast<unsigned>(kTile))
+    engine::cpu::warp_misuse(op, 0, {engine::Finding::Misuse::wmma_bad_ldm, first.ldm, multiple, half ? "__half" : "float"});
 }
 
 const unsigned char* element_address(const detail::Lane& l, int e, std::size_t size) {
@@ -74,7 +69,7 @@ const unsigned char* element_address(const detail::Lane& l, int e, std::size_t s
 void nvcuda::wmma::detail::complete(void* const* lane_data, unsigned mask, const void* context) {
   const Collective& c = *static_cast<const Collective*>(context);
   if (mask != 0xFFFFFFFFu)
-    cuda_cpu::warp_misuse(c.op, 0, "wmma needs all 32 lanes of a full warp (the block's size is not a multiple of 32)");
+    engine::cpu::warp_misuse(c.op, 0, {engine::Finding::Misuse::wmma_partial_warp, 0, 32, nullptr});
   switch (c.op) {
     case WarpOp::wmma_load:
     case WarpOp::wmma_store: {

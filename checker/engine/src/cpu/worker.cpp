@@ -164,7 +164,7 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   t.wait_line = line;  // also the line of accesses made for the collective (lane_access)
   t.wait_file = file;
   unsigned bit = 1u << t.lane;
-  if (!(mask & bit)) warp_misuse(op, t.lane, "its own lane is not in the mask");
+  if (!(mask & bit)) warp_misuse(op, t.lane, MisuseFacts{Finding::Misuse::own_lane_not_in_mask});
   WarpMeeting& m = meetings_[t.warp];
   if (m.arrived == 0) {
     m.op = op;
@@ -207,6 +207,23 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
 }
 
 const char* Worker::meeting_name(unsigned warp) const { return op_name(meetings_[warp]); }
+
+void Worker::warp_misuse(WarpOp op, unsigned lane, const MisuseFacts& facts) {
+  CudaThread& t = current();
+  RawFinding f{};
+  f.kind = FindingKind::warp_misuse;
+  f.block = block_;
+  f.thread = t.warp * kWarpSize + lane;
+  f.op = cuda_cpu::warp_op_name(op);
+  f.warp = t.warp;
+  f.line = t.wait_line;
+  f.file = t.wait_file;
+  f.misuse = static_cast<std::uint32_t>(facts.rule);
+  f.misuse_value = facts.value;
+  f.misuse_limit = facts.limit;
+  f.misuse_subject = facts.subject;
+  stop_grid_with(f);
+}
 
 void Worker::warp_misuse(WarpOp op, unsigned lane, const char* what) {
   CudaThread& t = current();

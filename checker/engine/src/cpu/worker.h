@@ -18,6 +18,15 @@
 
 namespace engine::cpu {
 
+// A warp collective's misuse, as the rule broken and its numbers (Finding::Misuse).
+struct MisuseFacts {
+  Finding::Misuse rule = Finding::Misuse::other;
+  long long value = 0, limit = 0;
+  const char* subject = nullptr;  // a string literal
+};
+// Stops the grid with that finding; kernel code's collectives (warp_lanes.cpp, wmma.cpp) call it.
+[[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const MisuseFacts& facts);
+
 // A warp collective that some lanes have reached and others not yet.
 struct WarpMeeting {
   cuda_cpu::WarpOp op{};
@@ -47,6 +56,8 @@ class Worker {
   void warp_collective(cuda_cpu::WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
                        const void* context, unsigned line, const char* file, const char* name = nullptr);
   [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const char* what);
+  // The same, for a rule the engine reports as a fact (Finding::Misuse) rather than in words.
+  [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const MisuseFacts& facts);
   // The name of what lanes of warp `warp` wait in ("__shfl_sync", or a PTX instruction).
   const char* meeting_name(unsigned warp) const;
 

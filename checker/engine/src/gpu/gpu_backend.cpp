@@ -82,8 +82,8 @@ class GpuBackend final : public Backend {
 
   void set_max_dynamic_shared_bytes(const KernelImage& kernel, std::size_t bytes) override {
     ensure_usable();
-    std::string refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
-    if (!refused.empty()) throw Error(refused);
+    LaunchRejection refused = check_max_dynamic_shared(bytes, limits(), kernel.name);
+    if (refused.refused()) throw LaunchRefused(refused);
     CUDA_CHECK(cudaFuncSetAttribute(kernel.address, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
     max_dynamic_[kernel.address] = bytes;
   }
@@ -131,11 +131,14 @@ class GpuBackend final : public Backend {
     auto raised = max_dynamic_.find(kernel.address);
     result.rejected = check_launch_config(config, limits(), attr.sharedSizeBytes,
                                           raised == max_dynamic_.end() ? 0 : raised->second, kernel.name);
-    if (result.rejected.empty() && config.block.count() > static_cast<unsigned>(attr.maxThreadsPerBlock))
-      result.rejected = "too many resources requested for launch: " + std::string(kernel.name) + " uses " +
-                        std::to_string(attr.numRegs) + " registers per thread, which allows at most " +
-                        std::to_string(attr.maxThreadsPerBlock) + " threads per block";
-    if (!result.rejected.empty()) return result;
+    if (!result.rejected.refused() && config.block.count() > static_cast<unsigned>(attr.maxThreadsPerBlock)) {
+      result.rejected.why = LaunchRejection::Why::registers_limit_threads;
+      result.rejected.kernel = kernel.name;
+      result.rejected.requested = config.block.count();
+      result.rejected.limit = static_cast<std::uint64_t>(attr.maxThreadsPerBlock);
+      result.rejected.registers = static_cast<unsigned>(attr.numRegs);
+    }
+    if (result.rejected.refused()) return result;
 
     CUDA_CHECK(cudaEventRecord(start_));
     cudaError_t launched = cudaLaunchKernel(kernel.address, dim3(config.grid.x, config.grid.y, config.grid.z),
@@ -143,7 +146,9 @@ class GpuBackend final : public Backend {
                                             const_cast<void**>(args), config.dynamic_shared_bytes, nullptr);
     if (launched == cudaSuccess) launched = cudaGetLastError();
     if (launched != cudaSuccess) {
-      result.rejected = "the launch failed: " + cuda_error_text(launched);
+      result.rejected.why = LaunchRejection::Why::launch_failed;
+      result.rejected.kernel = kernel.name;
+      result.rejected.cuda_error = cuda_error_text(launched);
       cudaGetLastError();  // launch errors are not sticky: clear it
       return result;
     }
@@ -158,7 +163,7 @@ class GpuBackend final : public Backend {
     if (done != cudaSuccess) {
       lost_ = true;
       result.device_lost = true;
-      add_finding(result, FindingKind::fault, "the kernel crashed on the GPU: " + cuda_error_text(done));
+      add_finding(result, FindingKind::fault, cuda_error_text(done));  // CUDA's own words for the crash
       return result;
     }
     float ms = 0;
@@ -239,17 +244,26 @@ class GpuBackend final : public Backend {
 
 bool built() { return true; }
 
-std::string unavailable_reason() {
-  static const std::string reason = [] {
+GpuUnavailable availability() {
+  static const GpuUnavailable facts = [] {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) return std::string("no CUDA device was found");
-    if (e == cudaErrorInsufficientDriver)
-      return std::string("no usable NVIDIA driver was found (") + cudaGetErrorString(e) + ")";
-    if (e != cudaSuccess) return "the CUDA runtime could not find a device: " + cuda_error_text(e);
-    return std::string();
+    if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) return GpuUnavailable{GpuUnavailable::Why::no_device, ""};
+    if (e == cudaErrorInsufficientDriver) return GpuUnavailable{GpuUnavailable::Why::no_driver, cudaGetErrorString(e)};
+    if (e != cudaSuccess) return GpuUnavailable{GpuUnavailable::Why::runtime_error, cuda_error_text(e)};
+    return GpuUnavailable{};
   }();
-  return reason;
+  return facts;
+}
+
+std::string unavailable_reason() {
+  GpuUnavailable facts = availability();
+  switch (facts.why) {
+    case GpuUnavailable::Why::no_device: return "no CUDA device was found";
+    case GpuUnavailable::Why::no_driver: return "no usable NVIDIA driver was found (" + facts.cuda_error + ")";
+    case GpuUnavailable::Why::runtime_error: return "the CUDA runtime could not find a device: " + facts.cuda_error;
+    default: return "";
+  }
 }
 
 std::unique_ptr<Backend> make_gpu_backend(const BackendSettings& settings) {

@@ -9,6 +9,7 @@
 namespace engine::gpu {
 
 bool built();
+GpuUnavailable availability();
 std::string unavailable_reason();  // empty when a device can be used
 std::unique_ptr<Backend> make_gpu_backend(const BackendSettings& settings);
 

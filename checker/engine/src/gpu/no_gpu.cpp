@@ -5,6 +5,8 @@ namespace engine::gpu {
 
 bool built() { return false; }
 
+GpuUnavailable availability() { return {GpuUnavailable::Why::not_built, ""}; }
+
 std::string unavailable_reason() {
   return "this build has no GPU backend (it was configured without the CUDA toolkit)";
 }

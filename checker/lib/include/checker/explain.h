@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/backend_reason.h"
 #include "checker/matrices.h"
 #include "checker/output.h"
 #include "checker/puzzle.h"
@@ -21,6 +22,10 @@ enum class FollowUp {
   other_runs,  // --backend=gpu alone: name the runs that find the thread
   none,        // the caller says it (auto: the CPU backend's run of the same case)
 };
+
+// The order in which findings are explained (and listed in --json): what stopped the kernel
+// first, then the accesses, then the rest. Every kind is in it.
+const std::vector<engine::FindingKind>& finding_order();
 
 // `backend`: the one that made the findings.
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
@@ -45,7 +50,10 @@ std::string explain_bank_conflicts(const engine::AccessProfile& worst, const Puz
 std::string explain_scattered_loads(const engine::AccessProfile& worst, double sectors_per_request,
                                     const PuzzleSpec& spec, const Style& style);
 std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOrder other, const Style& style);
-std::string explain_refused(const std::string& reason, const Style& style);
+std::string explain_refused(const engine::LaunchRejection& rejection, const Style& style);
+// CUDA's error and the rule the launch broke, in one sentence without a full stop:
+// "invalid configuration argument: the block (1025,1,1) has 1025 threads; ...".
+std::string refusal_words(const engine::LaunchRejection& rejection);
 // "Every tile of c (one per block) has elements never written."
 std::string explain_uniform_map(char mark, const std::string& output_name);
 
@@ -63,6 +71,12 @@ std::string cpu_found_nothing(bool gpu_stopped);
 std::string too_large_for_cpu(const PuzzleSpec& spec, const Dims& d, const std::string& cpu_sizes, bool gpu_stopped);
 // A GPU canary write that the CPU backend's run of the same case did not reproduce.
 std::string canary_not_reproduced();
+
+// Why this backend, in one line under "Backend:" ("auto: a CUDA device was found."); empty
+// when the student named the backend.
+std::string backend_reason_words(const BackendReason& reason, const PuzzleSpec& spec);
+// Why no GPU can be used, in one clause: "no CUDA device was found".
+std::string gpu_unavailable_words(const engine::GpuUnavailable& facts);
 
 // The header's list of checks per backend, and what the GPU alone cannot check.
 std::string cpu_checks(const PuzzleSpec& spec, bool instrumented);

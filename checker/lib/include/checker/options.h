@@ -25,6 +25,10 @@ struct Options {
   bool bench = false;       // after the cases pass, time the kernel against cuBLAS (GPU backend)
   bool profile = false;     // after the cases, the memory profile per source line (and ncu's counters)
   std::string bench_csv;    // --bench-csv: append machine-readable rows to this file
+  // --json: one JSON document on stdout (docs/dev/report-json.md); the text for people goes
+  // to stderr instead. --json=FILE: the document goes to FILE, the text stays on stdout.
+  bool json = false;
+  std::string json_file;
   bool help = false;
   std::vector<std::string> original_args;  // without the program name
 };

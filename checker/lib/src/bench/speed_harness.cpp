@@ -152,7 +152,8 @@ class ShapeBench {
     engine::RunOptions run;
     run.timeout_seconds = 60;  // a correct kernel at 4096³ takes milliseconds; this only ends a hang
     engine::LaunchResult r = gpu_.launch(image, spec_.launch_for(dims_, gpu_.limits()), pointers.data(), run);
-    if (!r.rejected.empty()) throw engine::Error("--bench: the launch at " + shape_words(dims_) + " was refused: " + r.rejected);
+    if (r.rejected.refused())
+      throw engine::Error("--bench: the launch at " + shape_words(dims_) + " was refused: " + refusal_words(r.rejected));
     if (!r.findings.empty() || r.device_lost)
       throw engine::Error("--bench: the kernel failed at " + shape_words(dims_) + ": " + r.findings.front().detail);
     return r.stats.milliseconds;
@@ -193,7 +194,8 @@ const char* cublas_name(CublasGemm gemm) {
   return "cuBLAS";
 }
 
-bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelImages& gpu_images, const Style& st) {
+bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelImages& gpu_images, const Style& st,
+                       std::vector<BenchRow>* rows_out) {
   if (spec.bench.shapes.empty()) {
     std::printf("%s: this puzzle's spec lists no benchmark sizes.\n", st.bold("Not timed").c_str());
     return true;
@@ -269,6 +271,7 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
     append_csv(opt.bench_csv, lines);
     std::printf("Appended %zu rows to %s.\n", lines.size(), opt.bench_csv.c_str());
   }
+  if (rows_out) *rows_out = rows;
   return true;
 }
 
