@@ -37,10 +37,10 @@ bool matplotlib_or_skip() {
 
 const char* kCsv =
     "puzzle,implementation,cublas,m,n,k,milliseconds,tflops,percent_of_baseline,baseline,device,launches\n"
-    "p01_naive,matmul_naive,0,1024,1024,1024,0.9,2.38,12.0,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
-    "p01_naive,cuBLAS SGEMM,1,1024,1024,1024,0.08,28.1,100.0,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
-    "p04_tiled,matmul_tiled,0,4096,4096,4096,16.8,8.15,15.9,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
-    "p04_tiled,cuBLAS SGEMM,1,4096,4096,4096,2.67,51.3,100.0,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n";
+    "p01_naive,matmul_naive,0,1024,1024,1024,0.9000,2.386,12.00,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
+    "p01_naive,cuBLAS SGEMM,1,1024,1024,1024,0.0800,26.844,100.00,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
+    "p04_tiled,matmul_tiled,0,4096,4096,4096,16.8000,8.181,15.89,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n"
+    "p04_tiled,cuBLAS SGEMM,1,4096,4096,4096,2.6700,51.476,100.00,cuBLAS SGEMM,\"Test GPU (sm_90, 132 SMs)\",25\n";
 
 }  // namespace
 
@@ -109,43 +109,51 @@ TEST_CASE("the --bench table: a shape on its first row only, TFLOP/s from the ti
   CHECK(checker::bench_csv_header().rfind("puzzle,implementation,cublas,m,n,k,", 0) == 0);
 }
 
-TEST_CASE("checker/run bench --plot-only draws a CSV into a PNG and an SVG titled with the machine") {
+namespace {
+
+// A run folder as checker/run bench writes it (docs/dev/figures.md), with this bench.csv.
+std::string run_folder(const std::string& parent, const std::string& csv) {
+  std::string dir = parent + "/2026-01-01-test";
+  run_program("mkdir", {"-p", dir});
+  std::ofstream(dir + "/run.json") << "{\"date\": \"2026-01-01\", \"machine\": \"Test GPU\", \"driver\": \"1\", "
+                                      "\"cuda\": \"13.0\", \"command\": \"a test\", \"notes\": \"none\"}\n";
+  std::ofstream(dir + "/bench.csv") << csv;
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("checker/run bench --plot-only draws a run's CSV into an SVG, one panel per baseline, the same each time") {
   if (!matplotlib_or_skip()) return;
-  std::string dir = scratch("bench-plot");
-  { std::ofstream(dir + "/results.csv") << kCsv; }
-  auto r = run_program(kRun, {"bench", "--plot-only", dir + "/results.csv", "--out", dir});
+  std::string dir = run_folder(scratch("bench-plot"), kCsv);
+  auto r = run_program(kRun, {"bench", "--plot-only", "--run", dir, "--out", dir + "/speed.svg"});
   INFO(r.output);
   CHECK(r.exit_status == 0);
   std::string svg = test_support::read_file(dir + "/speed.svg");
-  std::string png = test_support::read_file(dir + "/speed.png");
-  CHECK(png.rfind("\x89PNG", 0) == 0);
-  CHECK(svg.find("Test GPU (sm_90, 132 SMs)") != std::string::npos);
-  for (const char* label : {"p01_naive", "p04_tiled", "cuBLAS SGEMM", "TFLOP/s"}) {
+  for (const char* label : {"p01", "p04", "cuBLAS SGEMM", "TFLOP/s"}) {
     CAPTURE(label);
     CHECK(svg.find(label) != std::string::npos);
   }
   // Drawn twice from the same CSV, the SVG is the same file: the docs keep no noise.
-  run_program("mkdir", {"-p", dir + "/again"});
-  auto again = run_program(kRun, {"bench", "--plot-only", dir + "/results.csv", "--out", dir + "/again"});
+  auto again = run_program(kRun, {"bench", "--plot-only", "--run", dir, "--out", dir + "/again.svg"});
   CHECK(again.exit_status == 0);
-  CHECK(test_support::read_file(dir + "/again/speed.svg") == svg);
+  CHECK(test_support::read_file(dir + "/again.svg") == svg);
 }
 
-TEST_CASE("checker/run bench --plot-only refuses, with status 2, a file that is not a --bench-csv file") {
-  if (!matplotlib_or_skip()) return;
-  std::string dir = scratch("bench-plot-bad");
-  { std::ofstream(dir + "/other.csv") << "name,value\nx,1\n"; }
-  auto r = run_program(kRun, {"bench", "--plot-only", dir + "/other.csv", "--out", dir});
+TEST_CASE("checker/run bench --plot-only refuses, with status 2, a run whose bench.csv is not what --bench-csv writes") {
+  test_support::note_started();
+  std::string dir = run_folder(scratch("bench-plot-bad"), "name,value\nx,1\n");
+  auto r = run_program(kRun, {"bench", "--plot-only", "--run", dir, "--out", dir + "/speed.svg"});
   CHECK(r.exit_status == 2);
-  CHECK(r.output.find("is not a --bench-csv file: it has no column puzzle") != std::string::npos);
-  std::string mixed = std::string(kCsv) + "p02,k,0,8,8,8,1,1,1,cuBLAS SGEMM,Other GPU,25\n";
-  { std::ofstream(dir + "/mixed.csv") << mixed; }
-  r = run_program(kRun, {"bench", "--plot-only", dir + "/mixed.csv", "--out", dir});
+  CHECK(r.output.find("the header must be exactly what --bench-csv writes") != std::string::npos);
+  std::string mixed = std::string(kCsv) + "p02,k,0,8,8,8,1.0000,1.000,1.00,cuBLAS SGEMM,Other GPU,25\n";
+  dir = run_folder(scratch("bench-plot-mixed"), mixed);
+  r = run_program(kRun, {"bench", "--plot-only", "--run", dir, "--out", dir + "/speed.svg"});
   CHECK(r.exit_status == 2);
   CHECK(r.output.find("mixes machines") != std::string::npos);
-  r = run_program(kRun, {"bench", "--plot-only", dir + "/missing.csv"});
+  r = run_program(kRun, {"bench", "--plot-only", "--run", scratch("bench-plot-none") + "/2026-01-01-none"});
   CHECK(r.exit_status == 2);
-  CHECK(r.output.find("cannot read") != std::string::npos);
+  CHECK(r.output.find("missing") != std::string::npos);
 }
 
 TEST_CASE("cpu: checker/run bench without a GPU says so and exits with status 2") {
@@ -160,5 +168,5 @@ TEST_CASE("cpu: checker/run bench without a GPU says so and exits with status 2"
   CHECK(r.exit_status == 2);
   CHECK(r.output.find("checker/run bench times kernels on an NVIDIA GPU, and this machine has none") !=
         std::string::npos);
-  CHECK(r.output.find("--plot-only CSV") != std::string::npos);
+  CHECK(r.output.find("checker/run bench --plot-only") != std::string::npos);
 }

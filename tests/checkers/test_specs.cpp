@@ -19,16 +19,33 @@ namespace {
 
 const std::string kSource = SOURCE_DIR;
 
-// The text with the body of each named kernel emptied, so that a stub and its solution can
-// be compared outside the bodies.
-std::string without_kernel_bodies(std::string text, const checker::PuzzleSpec& spec) {
-  for (const std::string& kernel : spec.kernels) {
-    std::string name = checker::PuzzleSpec::kernel_name(kernel);
+// The functions whose bodies the student writes: every kernel of the spec, and every other
+// function of the stub whose top-level body holds the marker (a swizzle or tile-order helper).
+std::vector<std::string> functions_to_fill(const std::string& stub, const checker::PuzzleSpec& spec) {
+  std::vector<std::string> names;
+  for (const std::string& kernel : spec.kernels) names.push_back(checker::PuzzleSpec::kernel_name(kernel));
+  int depth = 0;
+  std::size_t open = 0;
+  for (std::size_t i = 0; i < stub.size(); ++i) {
+    if (stub[i] == '{' && depth++ == 0) open = i;
+    if (stub[i] != '}' || --depth != 0) continue;
+    if (stub.substr(open, i - open).find("FILL ME IN") == std::string::npos) continue;
     std::smatch m;
-    std::regex head("__global__[^;{]*\\b" + name + "\\s*\\(");
+    std::string head = stub.substr(open > 400 ? open - 400 : 0, open > 400 ? 400 : open);
+    std::regex last_call("\\b([A-Za-z_]\\w*)\\s*\\([^()]*(\\([^()]*\\)[^()]*)*\\)[^;{}()]*$");
+    if (std::regex_search(head, m, last_call)) names.push_back(m[1]);
+  }
+  return names;
+}
+
+// The text with the bodies of those functions emptied, so that a stub and its solution can be
+// compared outside them.
+std::string without_bodies(std::string text, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    std::smatch m;
+    std::regex head("\\b" + name + "\\s*\\([^;{]*\\{");
     if (!std::regex_search(text, m, head)) continue;
-    std::size_t open = text.find('{', m.position(0) + m.length(0));
-    if (open == std::string::npos) continue;
+    std::size_t open = static_cast<std::size_t>(m.position(0) + m.length(0)) - 1;
     int depth = 0;
     std::size_t close = open;
     for (; close < text.size(); ++close) {
@@ -81,8 +98,10 @@ TEST_CASE("every puzzle has a stub with the marker, a solution without it, and a
       std::regex declared("__global__[^;{]*\\b" + checker::PuzzleSpec::kernel_name(kernel) + "\\s*\\(");
       CHECK(std::regex_search(solution, declared));
     }
-    // A stub and its solution differ only inside the kernels' bodies.
-    CHECK(without_kernel_bodies(stub, p) == without_kernel_bodies(solution, p));
+    // A stub and its solution differ only inside the bodies the student writes.
+    const std::vector<std::string> to_fill = functions_to_fill(stub, p);
+    CAPTURE(to_fill.size());
+    CHECK(without_bodies(stub, to_fill) == without_bodies(solution, to_fill));
   }
 }
 

@@ -27,13 +27,19 @@ PLOT = paths.DOCS / "img" / "speed.svg"
 def add_arguments(parser):
     parser.add_argument("--plot-only", action="store_true",
                         help=f"only draw {paths.relative(PLOT)} from the current run in {run_facts.RUNS} (no GPU needed)")
-    parser.add_argument("--out", metavar="DIR",
-                        help=f"the run folder to write (default: {run_facts.RUNS}/<date>-<machine>[-<n>])")
+    parser.add_argument("--out", metavar="PATH",
+                        help=f"the run folder to write (default: {run_facts.RUNS}/<date>-<machine>[-<n>]); with "
+                             f"--plot-only, the SVG to draw (default: {paths.relative(PLOT)})")
+    parser.add_argument("--run", metavar="DIR",
+                        help="with --plot-only: the run folder to draw (default: the current run)")
 
 
 def run(args):
     if args.plot_only:
-        return plot()
+        return plot(Path(args.run) if args.run else None, Path(args.out) if args.out else PLOT)
+    if args.run:
+        print("checker/run bench: --run names the run to draw, with --plot-only.", file=sys.stderr)
+        return 2
     if not (paths.ROOT / "solutions").is_dir():
         print("checker/run bench times the reference solutions, and this copy of the course has none\n"
               "(solutions/ is missing: a students' copy leaves it out). Time your own kernel with\n"
@@ -160,23 +166,28 @@ def speed_part(output):
     return output
 
 
-def plot():
-    """Draws docs/img/speed.svg from the current run; 0, or 2 with the reason."""
+def plot(folder=None, out=PLOT):
+    """Draws OUT (docs/img/speed.svg) from a run folder, or from the current run; 0, or 2 with the reason."""
     try:
-        current = run_facts.current(run_facts.read_runs(paths.ROOT))
+        current = run_facts.read_run(folder, paths.ROOT if folder is None else None) if folder else \
+            run_facts.current(run_facts.read_runs(paths.ROOT))
     except run_facts.RunFileError as error:
         print(f"checker/run bench: {error}", file=sys.stderr)
         return 2
     if current is None:
         print(f"checker/run bench: no run in {run_facts.RUNS} has a bench.csv to draw.", file=sys.stderr)
         return 2
+    if not current.rows:
+        print(f"checker/run bench: {folder} has no bench.csv to draw.", file=sys.stderr)
+        return 2
+    csv_name = current.csv_path(paths.ROOT) if folder is None else str(Path(folder) / "bench.csv")
     try:
-        speed_plot.draw(current, current.csv_path(paths.ROOT), PLOT)
+        speed_plot.draw(current, csv_name, out)
     except ImportError:
         print("checker/run bench draws with matplotlib: sudo apt-get install -y python3-matplotlib", file=sys.stderr)
         return 2
     except ValueError as error:
         print(f"checker/run bench: {error}", file=sys.stderr)
         return 2
-    print(f"Plot: {paths.relative(PLOT)}, from {current.csv_path(paths.ROOT)}")
+    print(f"Plot: {paths.relative(out)}, from {csv_name}")
     return 0

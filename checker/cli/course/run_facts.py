@@ -133,6 +133,9 @@ def read_bench_csv(text, name):
             Decimal(row["tflops"])
         except InvalidOperation:
             raise RunFileError(f"{name}:{number}: tflops is not a number")
+        if rows and row["device"] != rows[0]["device"]:
+            raise RunFileError(f"{name}:{number}: the device '{row['device']}' is not line 2's "
+                               f"('{rows[0]['device']}'): a run file mixes machines")
         row["line"] = number
         rows.append(row)
     return rows
