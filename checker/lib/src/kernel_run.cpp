@@ -184,7 +184,15 @@ bool KernelRun::run_case(const Case& c, std::size_t index, std::size_t count) {
   CaseInputs in = make_inputs(spec_, c, opt_.seed);
   bool passed = false;
   auto run_on_cpu = [&] {
-    BackendOutcome o = CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).run(c, index, in);
+    // The case's place in the CPU backend's own list, not in this run's: its thread order and
+    // shuffle follow that place, so that auto's CPU checks run a case exactly as
+    // --backend=cpu does and find what it finds.
+    std::size_t place = index;
+    if (c.worked) place = 0;
+    else if (opt_.size.empty())
+      for (std::size_t i = 0; i < spec_.cases.cpu.size(); ++i)
+        if (spec_.cases.cpu[i] == c.dims) place = i + 1;
+    BackendOutcome o = CaseRunner(spec_, opt_, *backends_.cpu, cpu_image_).run(c, place, in);
     if (o.passed() && (!cpu_measure_ || cpu_measure_->dims.multiply_adds() <= c.dims.multiply_adds()))
       cpu_measure_ = CpuMeasure{c.dims, o.launch.stats, false, {}};
     if (!o.refused() && !o.stopped() && c.dims.multiply_adds() <= kProfileMultiplyAdds &&
