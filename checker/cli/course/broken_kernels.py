@@ -1,9 +1,12 @@
-"""The broken-kernel corpus: each tests/broken/<name>.patch is one change to a reference solution
-(tests/broken/README.md). This module applies them, with `patch --fuzz=0`, so that a retuned
-solution carries its broken kernels with it, and a change that no longer applies says why.
+"""The broken-kernel corpus: each tests/broken/<name>.cu is one change to a reference solution
+(tests/broken/README.md): its description and Checker/Expect/Needs/Build lines, then a line
+`// Change to solutions/<id>.cu:` and the change as a unified diff, every line a comment (so that
+the file is still a valid, if empty, CUDA file). This module applies them, with
+`patch --fuzz=0`, so that a retuned solution carries its broken kernels with it, and a change
+that no longer applies says why.
 
-A kernel file tests/broken/<name>.cu (what `checker/run handout --keep-broken` writes, since a
-handout has no solutions) is taken as it is.
+A file without that line is a whole kernel (what `checker/run handout --keep-broken` writes,
+since a handout has no solutions) and is taken as it is.
 
 A derived kernel is the patched solution followed by the change's header (its description and
 the Checker/Expect/Needs/Build lines that the tests read), so that it reads on its own, and the
@@ -23,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FOLDER = "tests/broken"
-HEADER_END = re.compile(r"^--- ", re.M)
+CHANGE_LINE = re.compile(r"^// Change to (solutions/\S+\.cu):$", re.M)
 
 
 @dataclass
 class Change:
     name: str  # p04_missing_first_barrier
-    path: Path  # tests/broken/p04_missing_first_barrier.patch
+    path: Path  # tests/broken/p04_missing_first_barrier.cu
     solution: Path  # solutions/p04_tiled.cu, or None when no solution's name starts with the prefix
 
 
@@ -37,11 +40,17 @@ class NotApplied(Exception):
     """The change does not apply to its solution: the message says why (patch's own words)."""
 
 
+def is_change(text):
+    return CHANGE_LINE.search(text) is not None
+
+
 def changes(root):
     """Every change of the corpus, in name order."""
     root = Path(root)
     found = []
-    for path in sorted((root / FOLDER).glob("p*.patch")):
+    for path in sorted((root / FOLDER).glob("p*.cu")):
+        if not is_change(path.read_text(encoding="utf-8")):
+            continue
         name = path.stem
         solutions = sorted((root / "solutions").glob(name[:3] + "_*.cu"))
         found.append(Change(name, path, solutions[0] if len(solutions) == 1 else None))
@@ -49,9 +58,17 @@ def changes(root):
 
 
 def header(text):
-    """The change's header: the lines before its first '--- ' (patch ignores them)."""
-    at = HEADER_END.search(text)
-    return text[:at.start()] if at else text
+    """The change's header: the lines before its `// Change to ...:` line, without the `//` that
+    ends the header."""
+    at = CHANGE_LINE.search(text)
+    return re.sub(r"\n//\s*$", "\n", text[:at.start()].rstrip("\n") + "\n") if at else text
+
+
+def diff(text):
+    """The unified diff after the `// Change to ...:` line, its comment marks taken off."""
+    at = CHANGE_LINE.search(text)
+    lines = text[at.end():].strip("\n").split("\n")
+    return "\n".join(" " if line == "//" else line[3:] if line.startswith("// ") else line for line in lines) + "\n"
 
 
 def derive(change):
@@ -61,11 +78,14 @@ def derive(change):
     patch = shutil.which("patch")
     if not patch:
         raise NotApplied("the patch program is not installed (Debian package patch)")
+    text = change.path.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / f"{change.name}.cu"
+        diff_file = Path(tmp) / f"{change.name}.diff"
+        diff_file.write_text(diff(text), encoding="utf-8")
         done = subprocess.run([patch, "--fuzz=0", "--batch", "--reject-file=-",
                                "--no-backup-if-mismatch", "-o", str(out), str(change.solution),
-                               "-i", str(change.path)],
+                               "-i", str(diff_file)],
                               capture_output=True, text=True)
         if done.returncode != 0:
             said = [line for line in (done.stdout + done.stderr).splitlines() if not line.startswith("patching file")]
@@ -73,7 +93,6 @@ def derive(change):
                 f"patch exited with status {done.returncode}"
             raise NotApplied(words)
         code = out.read_text(encoding="utf-8")
-    text = change.path.read_text(encoding="utf-8")
     return code.rstrip("\n") + "\n\n" + header(text).rstrip("\n") + "\n"
 
 
@@ -82,7 +101,9 @@ def kernels(root):
     solutions) written out whole, and [(change, reason)] for the changes that do not apply."""
     found, failed = {}, []
     for path in sorted((Path(root) / FOLDER).glob("p*.cu")):
-        found[path.stem] = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        if not is_change(text):
+            found[path.stem] = text
     for change in changes(root):
         try:
             found[change.name] = derive(change)

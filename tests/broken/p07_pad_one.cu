@@ -1,0 +1,20 @@
+// Broken on purpose: a_tile padded by 1 float instead of 4. Row kk then starts 4·kk bytes past
+// a 16-byte boundary, and the float4 reads from it are misaligned. Expected finding: misaligned
+// float4 read of a_tile (on the GPU: "misaligned address").
+//
+// Checker: (no options)
+// Expect: aligned
+// Needs: instrumented kernels
+//
+// Change to solutions/p07_bank_conflicts.cu:
+// --- solutions/p07_bank_conflicts.cu
+// +++ p07_pad_one.cu
+// @@ -39,7 +39,7 @@
+//    // The padding moves row kk of a_tile PAD·kk banks on, so the 8 rows of a_tile that a warp's
+//    // store reaches (4 words each) cover the 32 banks exactly. PAD = 1 or 2 would still collide
+//    // (4-way, 2-way) and break the 16-byte alignment of the float4 reads; 8 would collide 2-way.
+// -  __align__(16) __shared__ float a_tile[BK][BM + PAD];
+// +  __align__(16) __shared__ float a_tile[BK][BM + 1];
+//    __align__(16) __shared__ float b_tile[BK][BN];
+//    const int tx = threadIdx.x % (BN / TN), ty = threadIdx.x / (BN / TN);
+//    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;

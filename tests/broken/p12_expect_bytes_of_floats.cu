@@ -1,0 +1,19 @@
+// Broken on purpose: the full barrier expects the bytes of float tiles, twice what the half
+// tiles bring. Expected finding: deadlock, with the bytes still missing.
+//
+// Checker: (no options)
+// Expect: Deadlock in block
+// Expect: which still needs 32768 more bytes
+//
+// Change to solutions/p12_tma_wgmma.cu:
+// --- solutions/p12_tma_wgmma.cu
+// +++ p12_expect_bytes_of_floats.cu
+// @@ -159,7 +159,7 @@
+//        for (int s = 0; s < steps; ++s) {
+//          const int stage = s % STAGES, use = s / STAGES;
+//          mbarrier_wait(&empty[stage], (use + 1) % 2);  // the first use passes at once
+// -        mbarrier_arrive_expect_tx(&full[stage], A_BYTES + B_BYTES);
+// +        mbarrier_arrive_expect_tx(&full[stage], (BM * BK + BK * BN) * sizeof(float));
+//          tma_load(a_tiles + stage * BM * BK, &a_map, s * BK, row0, &full[stage]);
+//          for (int j = 0; j < BN / 64; ++j)
+//            tma_load(b_tiles + (stage * (BN / 64) + j) * BK * 64, &b_map, col0 + 64 * j, s * BK, &full[stage]);

@@ -1,0 +1,21 @@
+// Broken on purpose: setmaxnreg, a warpgroup instruction, runs in the producer's thread 0 only.
+// Expected finding: deadlock at setmaxnreg.
+//
+// Checker: (no options)
+// Expect: Deadlock in block
+// Expect: waits at setmaxnreg
+// Expect: all 128 threads of a warpgroup
+//
+// Change to solutions/p13_warp_specialization.cu:
+// --- solutions/p13_warp_specialization.cu
+// +++ p13_registers_down_in_one_thread.cu
+// @@ -195,8 +195,8 @@
+//    __syncthreads();
+//
+//    if (warpgroup == 0) {
+// -    registers_down<40>();
+//      if (threadIdx.x == 0) {
+// +      registers_down<40>();
+//        int step = 0;
+//        for (int t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
+//          int tile_row, tile_col;
