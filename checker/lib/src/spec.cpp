@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "checker/puzzle.h"
@@ -351,6 +352,8 @@ std::string PuzzleSpec::launch_words() const {
   std::string grid = join(launch.grid);
   std::string words = "blocks of " + join(launch.block) + " threads, ";
   words += grid == "1" ? "a single block" : "a grid of " + grid + " blocks";
+  if (std::regex_search(grid, std::regex("\\bSMS\\b")))
+    words += " (SMS: the device's number of multiprocessors)";
   if (!launch.dynamic_shared_bytes.empty())
     words += ", " + formula_words(launch.dynamic_shared_bytes) + " bytes of dynamic shared memory";
   return words;
