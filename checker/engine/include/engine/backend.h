@@ -32,6 +32,9 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   std::size_t dynamic_shared_bytes = 0;
+  // Thread block clusters (sm_90): the grid is tiled by clusters of this shape, whose CTAs
+  // run together and share distributed shared memory. (1,1,1): no clusters.
+  Dim3 cluster;
 };
 
 // The order in which the CPU backend runs the threads of a block between two barriers.
