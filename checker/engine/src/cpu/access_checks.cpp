@@ -465,7 +465,7 @@ void AccessChecks::async_access(std::size_t i, std::uintptr_t a, unsigned size, 
 }
 
 void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_number, std::uint32_t phase,
-                              unsigned swizzle_bytes, Site site, CudaThread& issuer) {
+                              unsigned swizzle_bytes, Site site, CudaThread& issuer, bool issuer_here) {
   if (shadow_.empty()) return;
   if (async_.empty()) async_.resize(shadow_.size());
   std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
@@ -474,7 +474,7 @@ void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_
     std::uintptr_t word = shared_lo_ + 4 * i;
     // The copy may land from now on: an earlier read by a wgmma still in flight, or by a
     // bulk store not waited for, loses its data.
-    if (tag.wgmma_warpgroup &&
+    if (issuer_here && tag.wgmma_warpgroup &&
         tag.wgmma_group >= worker_->sync().retired_known_to(issuer.linear, tag.wgmma_warpgroup - 1u))
       async_finding(Finding::AsyncUse::wgmma_reading, word, 4, true, site, issuer, (tag.wgmma_warpgroup - 1u) * 128,
                     tag.wgmma_site);
@@ -497,6 +497,15 @@ void AccessChecks::tma_landed(std::uintptr_t a, unsigned size) {
     async_[i].tma_pending = 0;
     written_[i] |= kAllBytesWritten;
     shadow_[i] = Word{};  // no thread wrote it: the mbarrier orders it for those who wait
+  }
+}
+
+void AccessChecks::written_from_other_cta(std::uintptr_t a, unsigned size) {
+  if (shadow_.empty()) return;
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < shadow_.size(); ++i) {
+    written_[i] |= kAllBytesWritten;
+    shadow_[i] = Word{};
   }
 }
 

@@ -62,6 +62,12 @@ class AccessChecks {
   void new_block();  // poisons shared memory, as a GPU leaves it uninitialised
   void end_block() {}
   void next_epoch() { fast_path.epoch = ++epoch_; }
+  // On the worker's own OS thread, after another worker of its cluster changed these checks
+  // (fast_path is per OS thread, and that one's was kept).
+  void resume_fast_path() {
+    fast_path.epoch = epoch_;
+    refresh_fast_path();
+  }
 
   // Every load and store of kernel code: keep the common case short.
   // `shaped`: a load or store the kernel wrote with this width (not a memcpy), so 8 and 16
@@ -91,9 +97,14 @@ class AccessChecks {
   // --- The asynchronous units (Hopper): tensor copies, warpgroup MMAs, bulk stores ---------
   // A tensor copy's destination: in flight until it lands; then, until a thread has seen the
   // mbarrier phase that brings it, a read of it is a race.
+  // `issuer_here`: false for a copy issued by a thread of another CTA of the cluster, whose
+  // knowledge of this CTA's wgmma groups is not tracked.
   void tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_number, std::uint32_t phase, unsigned swizzle_bytes,
-                  Site site, CudaThread& issuer);
+                  Site site, CudaThread& issuer, bool issuer_here = true);
   void tma_landed(std::uintptr_t a, unsigned size);
+  // A store by a thread of another CTA of the cluster (st.shared::cluster): the bytes are
+  // written, by no thread of this block (the cluster barrier or an mbarrier orders them).
+  void written_from_other_cta(std::uintptr_t a, unsigned size);
   // wgmma reads shared memory until its group is waited for; writes before that are races.
   void wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgroup, std::uint32_t group, Site site);
   // A bulk (TMA) store reads its source until its bulk group is waited for.

@@ -13,9 +13,9 @@ namespace engine::cpu {
 
 // Why a blocked thread waits, for the scheduler and for the finding if it never gets out.
 struct WaitReason {
-  enum class Kind : std::uint8_t { none, named_barrier, mbarrier, warpgroup };
+  enum class Kind : std::uint8_t { none, named_barrier, mbarrier, warpgroup, cluster_barrier };
   Kind kind = Kind::none;
-  std::uintptr_t object = 0;  // the named barrier's number; the mbarrier's host address
+  std::uintptr_t object = 0;  // the named barrier's number; the mbarrier's host address; the cluster barrier's phase
   unsigned parity = 0;        // mbarrier: the phase parity waited for
   unsigned line = 0;
   const char* file = "";
@@ -56,6 +56,7 @@ struct MBarrier {
   // phase complete knows it too (see BlockSync::known_retired).
   std::vector<std::uint32_t> arrival_retired, phase_retired;
   std::uint32_t index = 0;           // its number in this block, for per-thread bookkeeping
+  std::uint32_t init_cluster_phase = 0;  // cluster barrier phases completed when it was initialized
   std::uintptr_t shared_address = 0; // where it is (host address), for findings
 };
 

@@ -6,9 +6,11 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include "cluster_run.h"
 #include "worker.h"
 
 namespace engine::cpu {
@@ -63,23 +65,61 @@ struct AlternateSignalStack {
 
 }  // namespace
 
-int run_grid(const GridPlan& plan) {
-  install_crash_handlers(plan.report);
-  unsigned cores = std::thread::hardware_concurrency();
-  std::uint64_t workers = cores == 0 ? 1 : cores;
-  if (workers > plan.blocks) workers = plan.blocks;
-  if (workers > kMaxWorkers) workers = kMaxWorkers;
-  plan.report->workers = static_cast<unsigned>(workers);
+namespace {
 
-  auto start = std::chrono::steady_clock::now();
-  std::atomic<std::uint64_t> next_block{0};
-  std::vector<std::thread> threads;
+// Each worker takes the next block until none are left.
+void run_blocks(const GridPlan& plan, std::uint64_t workers, std::atomic<std::uint64_t>& next_block,
+                std::vector<std::thread>& threads) {
   for (unsigned w = 0; w < workers; ++w)
     threads.emplace_back([&plan, &next_block, w] {
       AlternateSignalStack alt;
       Worker worker(plan, w);
       worker.run(next_block);
     });
+}
+
+// Clusters: a group of workers, one per CTA rank, takes the next cluster until none are left.
+void run_clusters(const GridPlan& plan, std::uint64_t groups, std::atomic<std::uint64_t>& next_cluster,
+                  std::vector<std::unique_ptr<ClusterRun>>& runs, std::vector<std::thread>& threads) {
+  const unsigned size = static_cast<unsigned>(plan.config.cluster.count());
+  for (unsigned g = 0; g < groups; ++g) {
+    runs.push_back(std::make_unique<ClusterRun>(plan, next_cluster));
+    ClusterRun* run = runs.back().get();
+    for (unsigned rank = 0; rank < size; ++rank)
+      threads.emplace_back([&plan, run, g, rank, size] {
+        AlternateSignalStack alt;
+        Worker worker(plan, g * size + rank);
+        run->run_member(worker, rank);
+        worker.fold_statistics();
+      });
+  }
+}
+
+}  // namespace
+
+int run_grid(const GridPlan& plan) {
+  install_crash_handlers(plan.report);
+  unsigned cores = std::thread::hardware_concurrency();
+  std::uint64_t workers = cores == 0 ? 1 : cores;
+  const std::uint64_t cluster_size = plan.config.cluster.count();
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  std::vector<std::unique_ptr<ClusterRun>> runs;
+  std::atomic<std::uint64_t> next{0};  // the next block, or cluster
+  if (cluster_size > 1) {
+    // The CTAs of a cluster take turns: one group of workers per core keeps every core busy.
+    std::uint64_t groups = workers;
+    const std::uint64_t clusters = plan.blocks / cluster_size;
+    if (groups > clusters) groups = clusters;
+    if (groups * cluster_size > kMaxWorkers) groups = kMaxWorkers / cluster_size;
+    plan.report->workers = static_cast<unsigned>(groups * cluster_size);
+    run_clusters(plan, groups, next, runs, threads);
+  } else {
+    if (workers > plan.blocks) workers = plan.blocks;
+    if (workers > kMaxWorkers) workers = kMaxWorkers;
+    plan.report->workers = static_cast<unsigned>(workers);
+    run_blocks(plan, workers, next, threads);
+  }
   for (auto& t : threads) t.join();
   plan.report->grid_milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

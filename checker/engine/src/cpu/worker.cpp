@@ -10,6 +10,7 @@
 #include <random>
 
 #include "builtin_slots.h"
+#include "cluster_run.h"
 
 namespace engine::cpu {
 
@@ -106,6 +107,7 @@ ctx::fiber Worker::thread_main(unsigned slot, ctx::fiber&& from) {
     try {
       plan_.kernel->cpu_invoke(plan_.args);
       t.state = CudaThread::State::exited;
+      if (cluster_) cluster_->thread_exited(rank_, slot);
     } catch (const ThreadAborted&) {
       t.state = CudaThread::State::aborted;
     }
@@ -286,6 +288,13 @@ void Worker::run(std::atomic<std::uint64_t>& next_block) {
 }
 
 void Worker::run_block(std::uint64_t block) {
+  begin_block(block);
+  bool ran = false;
+  run_turn(true, ran);
+  end_block();
+}
+
+void Worker::begin_block(std::uint64_t block) {
   block_ = block;
   Dim3 b = plan_.config.grid.unlinear(block);
   builtin_block_idx = uint3{b.x, b.y, b.z};
@@ -300,19 +309,64 @@ void Worker::run_block(std::uint64_t block) {
   checks_.new_block();
   queue_.resize(n_);
   for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
-  for (phase_ = 0;; ++phase_) {
-    order_queue(queue_, phase_);
+  pos_ = 0;
+  phase_ = 0;
+}
+
+Worker::Turn Worker::run_turn(bool last, bool& ran) {
+  ran = false;
+  if (outside_change_) {
+    checks_.resume_fast_path();
+    outside_change_ = false;
+  }
+  for (;;) {
+    // Threads queued since the last run: at the start, by an opened barrier, by landed copies,
+    // or released by another CTA of the cluster while this one was parked.
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(pos_));
     pos_ = 0;
-    switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
+    if (!queue_.empty()) {
+      ran = true;
+      order_queue(queue_, phase_++);
+      switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
+      queue_.clear();
+      pos_ = 0;
+      continue;
+    }
     if (sync_.land_awaited_copies && resume_after_landing()) continue;
-    if (!end_of_phase()) break;
+    if (cluster_ && plan_.report->stop.load()) {
+      // Another CTA of the cluster stopped the grid: this one's waiting threads end quietly.
+      stop_waiting_threads();
+      return Turn::over;
+    }
+    if (cluster_ && !last && waits_on_other_ctas()) return Turn::waiting;
+    if (!end_of_phase()) return Turn::over;
     sync_.barrier_opened();
   }
+}
+
+// Some threads wait at an mbarrier or the cluster barrier, none can run, and no thread was
+// stopped: another CTA of the cluster may still release them.
+bool Worker::waits_on_other_ctas() const {
+  bool blocked = false;
+  for (const CudaThread& t : threads_) {
+    if (t.state == CudaThread::State::aborted) return false;
+    blocked |= t.state == CudaThread::State::blocked;
+  }
+  return blocked;
+}
+
+bool Worker::waits_beyond_cluster_barrier() const {
+  for (const CudaThread& t : threads_)
+    if (t.state == CudaThread::State::blocked && t.wait.kind != WaitReason::Kind::cluster_barrier) return true;
+  return false;
+}
+
+void Worker::end_block() {
   checks_.end_block();
   if (fast_path.profile) profile_.end_phase(n_);
   for (const CudaThread& t : threads_) {
     total_loads_ += t.global_loads;
-    if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block, max_loads_thread_ = t.linear;
+    if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block_, max_loads_thread_ = t.linear;
   }
   plan_.report->threads_run.fetch_add(n_, std::memory_order_relaxed);
 }
@@ -321,6 +375,7 @@ void Worker::run_block(std::uint64_t block) {
 // the copies land (a copy always does, in the end), and the threads they release run on.
 bool Worker::resume_after_landing() {
   queue_.clear();
+  pos_ = 0;
   sync_.land_awaited_copies();
   if (queue_.empty()) return false;
   for (unsigned t : queue_) threads_[t].state = CudaThread::State::ready;

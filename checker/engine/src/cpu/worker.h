@@ -1,4 +1,5 @@
-// One worker per core. A worker runs one block at a time: each CUDA thread of the block
+// One worker per core. A worker runs one block at a time (in a cluster launch, one CTA of a
+// cluster, taking turns with the workers of the other CTAs: cluster_run.h): each CUDA thread of the block
 // is a fiber (Boost.Context) on a pooled stack, and the worker switches between them only
 // where CUDA threads wait for each other: at __syncthreads(), at warp collectives
 // (__shfl_sync, __syncwarp, wmma, ...), and when a thread returns. So a barrier is a true
@@ -39,6 +40,8 @@ struct WarpMeeting {
   const char* name = nullptr;  // inline PTX: the instruction, in the launch report's text pool
 };
 
+class ClusterRun;
+
 class Worker {
  public:
   Worker(const GridPlan& plan, unsigned index);
@@ -48,6 +51,26 @@ class Worker {
 
   // Takes blocks from `next_block` until none are left or the grid is stopped.
   void run(std::atomic<std::uint64_t>& next_block);
+
+  // Cluster launches (ClusterRun drives these, one CTA of each cluster per worker).
+  void join_cluster(ClusterRun* cluster, unsigned rank) { cluster_ = cluster, rank_ = rank; }
+  ClusterRun* cluster() const { return cluster_; }
+  unsigned rank() const { return rank_; }
+  void begin_block(std::uint64_t block);
+  void end_block();
+  // Runs the block's threads until none can run. `over`: the block has finished (or stopped
+  // with a finding). `waiting`: threads wait for what another CTA of the cluster may still give;
+  // with `last`, nothing will, and the block stops as deadlocked. `ran`: some thread ran.
+  enum class Turn { over, waiting };
+  Turn run_turn(bool last, bool& ran);
+  // Where this worker's shared address 0 is (its own OS thread's __shared__ storage).
+  // Some thread waits at something other than the cluster barrier (an mbarrier, ...): when the
+  // cluster deadlocks, this CTA's finding says more than one whose threads only wait there.
+  bool waits_beyond_cluster_barrier() const;
+  std::uintptr_t window_base() const { return checks_.shared_low() & ~std::uintptr_t{1023}; }
+  // Another worker of the cluster changed this one's state from its own OS thread: the checks'
+  // per-thread fast path is read again at this worker's next turn.
+  void changed_from_outside() { outside_change_ = true; }
 
   // Called on a CUDA thread's fiber.
   int barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file);
@@ -84,6 +107,9 @@ class Worker {
   AccessChecks& checks() { return checks_; }
   const GridPlan& plan() const { return plan_; }
   bool in_stack_guard(std::uintptr_t address) const;
+  unsigned index() const { return index_; }
+  // Adds this worker's counts to the launch report, once its last block is done.
+  void fold_statistics();
   // A finding that stops the whole grid, raised on the current thread.
   [[noreturn]] void stop_grid_with(RawFinding& f);
   // Counts completed __syncwarp()s of a warp: accesses on either side are ordered.
@@ -94,6 +120,7 @@ class Worker {
   boost::context::fiber thread_main(unsigned slot, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
   bool end_of_phase();           // false when the block is over
+  bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   void stop_waiting_threads();
   void switch_to(unsigned self, unsigned target);
@@ -103,7 +130,6 @@ class Worker {
   void record_divergence(FindingKind kind, const char* op, unsigned warp, unsigned mask,
                          const CudaThread* arriving = nullptr);
   void record_deadlock();
-  void fold_statistics();
 
   const GridPlan& plan_;
   unsigned index_;
@@ -121,6 +147,9 @@ class Worker {
   bool stopping_ = false;
   std::uint64_t block_ = 0;
   std::uint64_t phase_ = 0;
+  ClusterRun* cluster_ = nullptr;
+  unsigned rank_ = 0;
+  bool outside_change_ = false;
   int predicates_true_ = 0, predicates_seen_ = 0;  // at the last barrier, for count/and/or
 
   char* stacks_ = nullptr;

@@ -61,15 +61,19 @@ std::uint64_t special_value(const Lane& lane, ptx::Special s) {
       for (const auto& v : plan.shared) total += v.size;
       return total;
     }
-    // Without clusters, every block is a cluster of one.
-    case ptx::Special::cluster_ctarank: return 0;
-    case ptx::Special::cluster_nctarank: return 1;
-    case ptx::Special::cluster_ctaid_x: case ptx::Special::cluster_ctaid_y: case ptx::Special::cluster_ctaid_z: return 0;
-    case ptx::Special::cluster_nctaid_x: case ptx::Special::cluster_nctaid_y: case ptx::Special::cluster_nctaid_z: return 1;
-    case ptx::Special::clusterid_x: return block.x;
-    case ptx::Special::clusterid_y: return block.y;
-    case ptx::Special::clusterid_z: return block.z;
-    case ptx::Special::is_explicit_cluster: return 0;
+    // Without a cluster launch, every block is a cluster of one.
+    case ptx::Special::cluster_ctarank: return current_worker->rank();
+    case ptx::Special::cluster_nctarank: return plan.config.cluster.count();
+    case ptx::Special::cluster_ctaid_x: return block.x % plan.config.cluster.x;
+    case ptx::Special::cluster_ctaid_y: return block.y % plan.config.cluster.y;
+    case ptx::Special::cluster_ctaid_z: return block.z % plan.config.cluster.z;
+    case ptx::Special::cluster_nctaid_x: return plan.config.cluster.x;
+    case ptx::Special::cluster_nctaid_y: return plan.config.cluster.y;
+    case ptx::Special::cluster_nctaid_z: return plan.config.cluster.z;
+    case ptx::Special::clusterid_x: return block.x / plan.config.cluster.x;
+    case ptx::Special::clusterid_y: return block.y / plan.config.cluster.y;
+    case ptx::Special::clusterid_z: return block.z / plan.config.cluster.z;
+    case ptx::Special::is_explicit_cluster: return plan.config.cluster.count() > 1 ? 1 : 0;
     case ptx::Special::none: break;
   }
   return 0;

@@ -10,14 +10,19 @@ namespace engine::cpu::ptx_run {
 void run_mbarrier(Lane& lane, const ptx::Instruction& in);     // mbarrier.cpp
 void run_tensor_copy(Lane& lane, const ptx::Instruction& in);  // tensor_copy.cpp
 void run_warpgroup(Lane& lane, const ptx::Instruction& in);    // wgmma.cpp: wgmma.*, setmaxnreg
-void run_cluster(Lane& lane, const ptx::Instruction& in);      // mbarrier.cpp: barrier.cluster, mapa (clusters of 1)
+void run_cluster(Lane& lane, const ptx::Instruction& in);      // cluster_memory.cpp: barrier.cluster, mapa
 
-// The mbarrier at a shared host address (made on first use, uninitialized).
+// The mbarrier at a shared host address of this worker's CTA, or of `owner`'s (made on first
+// use, uninitialized).
 MBarrier& mbarrier_at(std::uintptr_t host);
-// Transaction bytes delivered to an mbarrier (a tensor copy landed); completes its phase when
-// nothing more is expected.
-void complete_transaction(MBarrier& b, std::uint64_t bytes);
-// Lands every tensor copy still on its way to `b`.
+MBarrier& mbarrier_at(Worker& owner, std::uintptr_t host);
+// The mbarrier at `place`, checked to be initialized, and, in another CTA of the cluster, a
+// cluster barrier after that; refuses it otherwise. `use`: "arrives on", for the finding.
+MBarrier& usable_mbarrier(Lane& lane, const ClusterPlace& place, const char* use);
+// Transaction bytes delivered to an mbarrier of `owner`'s CTA (a tensor copy landed); completes
+// its phase when nothing more is expected.
+void complete_transaction(Worker& owner, MBarrier& b, std::uint64_t bytes);
+// Lands every tensor copy still on its way to `b` (of this worker's CTA).
 void land_copies(MBarrier& b);
 // Lands every copy in flight whose mbarrier some thread waits on (BlockSync::land_awaited_copies).
 void land_awaited_copies();

@@ -41,6 +41,23 @@ std::uintptr_t shared_host_address(const Lane& lane, std::uint64_t window_addres
 // rounded down to 1024 bytes, so that shared addresses are small (descriptors keep 18 bits
 // of them, as on a GPU) and aligned as the host's (swizzles follow address bits).
 std::uintptr_t shared_window_base();
+// Distributed shared memory (cluster_memory.cpp). A .shared::cluster address is a CTA's shared
+// address with, above its 24 bits, the CTA's rank + 1 (what mapa gives); without them it is the
+// thread's own CTA, as on a GPU.
+struct ClusterPlace {
+  Worker* owner = nullptr;  // the worker running that CTA
+  unsigned rank = 0;
+  std::uintptr_t host = 0;  // the host address there
+  bool remote() const { return owner != current_worker; }
+};
+std::uint64_t cluster_address(unsigned rank, std::uint64_t shared_address);
+// Checked: the rank is in the cluster, that CTA has not exited, and `size` bytes from there lie
+// in its shared memory. Refuses it (a finding) otherwise.
+ClusterPlace cluster_place(const Lane& lane, std::uint64_t cluster_address, unsigned size);
+// A use of another CTA's shared memory that nothing orders after that CTA started: before any
+// cluster barrier, the other CTA may not even be running yet. Refuses it.
+void require_cluster_barrier(const Lane& lane, const ClusterPlace& place, const char* use);
+
 // A load or store the statement makes for the thread `t` (another lane, for collectives):
 // checked and profiled as that thread's access at the statement's line.
 void access(const Lane& lane, CudaThread& t, std::uintptr_t address, unsigned size, bool write);

@@ -5,11 +5,13 @@
 // up waiting for something no thread can give (arrivals never made, bytes never delivered,
 // the wrong parity), the block stops with a deadlock finding that says so.
 //
-// And, for clusters of one CTA (the CPU backend runs each CTA as its own cluster):
-// barrier.cluster.arrive/wait and mapa.
+// In a cluster, threads may arrive on another CTA's mbarriers (mbarrier.arrive ...
+// .shared::cluster at an address from mapa), once a cluster barrier has ordered that CTA's
+// mbarrier.init before the use.
 #include <algorithm>
 #include <cstdio>
 
+#include "../cluster_run.h"
 #include "hopper.h"
 
 namespace engine::cpu::ptx_run {
@@ -17,11 +19,23 @@ namespace {
 
 Worker& worker() { return *current_worker; }
 
-std::uintptr_t barrier_address(Lane& lane, const ptx::Operand& o) {
+// Where an mbarrier operand points: the thread's own CTA, or (.shared::cluster) any CTA of the cluster.
+ClusterPlace barrier_place(Lane& lane, const ptx::Operand& o) {
   std::uint64_t a = address(lane, o);
   if (a % 8 != 0) refuse(lane, "an mbarrier must be 8-byte aligned in shared memory");
-  return lane.instruction->space == ptx::Space::generic ? static_cast<std::uintptr_t>(a)
-                                                          : shared_host_address(lane, a, 8);
+  if (lane.instruction->space == ptx::Space::shared_cluster) return cluster_place(lane, a, 8);
+  ClusterPlace own;
+  own.owner = &worker();
+  own.rank = worker().rank();
+  own.host = lane.instruction->space == ptx::Space::generic ? static_cast<std::uintptr_t>(a)
+                                                             : shared_host_address(lane, a, 8);
+  return own;
+}
+
+std::uintptr_t barrier_address(Lane& lane, const ptx::Operand& o) {
+  ClusterPlace place = barrier_place(lane, o);
+  if (place.remote()) refuse(lane, "this mbarrier instruction works on the thread's own CTA's mbarriers only (.shared::cta)");
+  return place.host;
 }
 
 bool phase_done(const MBarrier& b, std::uint64_t parity_or_state, bool parity) {
@@ -29,7 +43,7 @@ bool phase_done(const MBarrier& b, std::uint64_t parity_or_state, bool parity) {
   return b.completed > static_cast<std::uint32_t>(parity_or_state);  // a state from arrive: that phase
 }
 
-void complete_phase(MBarrier& b) {
+void complete_phase(Worker& owner, MBarrier& b) {
   ++b.completed;
   b.phase_retired = std::move(b.arrival_retired);
   b.arrival_retired.clear();
@@ -37,14 +51,15 @@ void complete_phase(MBarrier& b) {
   b.tx = 0;
   b.delivered = 0;
   b.expected_tx = 0;
-  worker().progress();
+  owner.progress();
+  if (owner.cluster()) owner.cluster()->progress();
   std::vector<unsigned> waiting = std::move(b.waiting);
   b.waiting.clear();
-  for (unsigned t : waiting) worker().release(t);
+  for (unsigned t : waiting) owner.release(t);
 }
 
-void maybe_complete(MBarrier& b) {
-  if (b.pending == 0 && b.tx == 0) complete_phase(b);
+void maybe_complete(Worker& owner, MBarrier& b) {
+  if (b.pending == 0 && b.tx == 0) complete_phase(owner, b);
 }
 
 MBarrier& initialized(Lane& lane, std::uintptr_t host) {
@@ -103,8 +118,10 @@ void wait_for_phase(Lane& lane, const ptx::Instruction& in, bool blocking) {
 
 }  // namespace
 
-MBarrier& mbarrier_at(std::uintptr_t host) {
-  auto& all = worker().sync().mbarriers;
+MBarrier& mbarrier_at(std::uintptr_t host) { return mbarrier_at(worker(), host); }
+
+MBarrier& mbarrier_at(Worker& owner, std::uintptr_t host) {
+  auto& all = owner.sync().mbarriers;
   auto it = all.find(host);
   if (it != all.end()) return it->second;
   MBarrier& b = all[host];
@@ -113,11 +130,38 @@ MBarrier& mbarrier_at(std::uintptr_t host) {
   return b;
 }
 
-void complete_transaction(MBarrier& b, std::uint64_t bytes) {
+void complete_transaction(Worker& owner, MBarrier& b, std::uint64_t bytes) {
   b.tx -= static_cast<std::int64_t>(bytes);
   b.delivered += bytes;
-  worker().progress();
-  maybe_complete(b);
+  owner.progress();
+  maybe_complete(owner, b);
+}
+
+MBarrier& usable_mbarrier(Lane& lane, const ClusterPlace& place, const char* use) {
+  MBarrier& b = mbarrier_at(*place.owner, place.host);
+  if (!place.remote()) {
+    if (!b.initialized) {
+      char what[200];
+      std::snprintf(what, sizeof what, "it %s an mbarrier that no thread has initialized (mbarrier.init) in this block",
+                    use);
+      refuse(lane, what);
+    }
+    return b;
+  }
+  // Another CTA's: its initialization must be ordered before this use by a cluster barrier
+  // that this thread has waited at since.
+  Worker& here = worker();
+  std::uint32_t passed = here.cluster()->barriers_passed(here.rank(), lane.thread->linear);
+  if (b.initialized && passed > b.init_cluster_phase) return b;
+  char what[420];
+  std::snprintf(what, sizeof what,
+                "it %s an mbarrier of CTA rank %u of its cluster %s. Initialize every CTA's mbarriers, then "
+                "fence.mbarrier_init.release.cluster and a cluster barrier (barrier.cluster.arrive + "
+                "barrier.cluster.wait) in every CTA, before any CTA uses another's",
+                use, place.rank,
+                b.initialized ? "after no cluster barrier that this thread waited at since that CTA initialized it"
+                              : "that that CTA has not initialized (mbarrier.init) yet");
+  refuse(lane, what);
 }
 
 void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
@@ -134,6 +178,7 @@ void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
       // The 8 bytes are the thread's write, as mbarrier.init's store is on a GPU.
       access(lane, *lane.thread, host, 8, true);
       b.initialized = true;
+      b.init_cluster_phase = w.cluster() ? w.cluster()->barrier_phases() : 0;
       b.expected = static_cast<std::uint32_t>(count);
       b.pending = static_cast<std::int64_t>(count);
       b.tx = 0;
@@ -145,14 +190,15 @@ void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
       mbarrier_at(barrier_address(lane, o[0])).initialized = false;
       return;
     case ptx::Op::mbarrier_expect_tx: {
-      MBarrier& b = initialized(lane, barrier_address(lane, o[0]));
+      MBarrier& b = usable_mbarrier(lane, barrier_place(lane, o[0]), "announces bytes on");
       std::uint64_t bytes = value(lane, o[1]);
       b.tx += static_cast<std::int64_t>(bytes);
       b.expected_tx += bytes;
       return;
     }
     case ptx::Op::mbarrier_arrive: {
-      MBarrier& b = initialized(lane, barrier_address(lane, o[1]));
+      ClusterPlace place = barrier_place(lane, o[1]);
+      MBarrier& b = usable_mbarrier(lane, place, "arrives on");
       std::uint64_t count = 1;
       if (in.expect_tx) {
         std::uint64_t bytes = value(lane, o[2]);
@@ -172,9 +218,10 @@ void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
         refuse(lane, what);
       }
       b.pending -= static_cast<std::int64_t>(count);
-      pass_on_knowledge(lane, b);
+      // What this thread knows of its own CTA's wgmma groups means nothing to another CTA.
+      if (!place.remote()) pass_on_knowledge(lane, b);
       w.progress();
-      maybe_complete(b);
+      maybe_complete(*place.owner, b);
       return;
     }
     case ptx::Op::mbarrier_try_wait:
@@ -183,48 +230,6 @@ void run_mbarrier(Lane& lane, const ptx::Instruction& in) {
     case ptx::Op::mbarrier_test_wait:
       wait_for_phase(lane, in, false);
       return;
-    default:
-      refuse(lane, "this instruction is parsed but not implemented by the CPU backend");
-  }
-}
-
-void run_cluster(Lane& lane, const ptx::Instruction& in) {
-  // The CPU backend runs every CTA as a cluster of one: the cluster barrier is the block's,
-  // and the only CTA rank is 0.
-  const auto& o = in.operands;
-  switch (in.op) {
-    case ptx::Op::cluster_arrive:
-    case ptx::Op::cluster_wait: {
-      WaitReason where;
-      where.line = lane.statement->line;
-      where.file = lane.statement->file;
-      where.site = lane.site;
-      where.name = in.text.c_str();
-      // barrier.cluster.arrive then .wait, split: named barrier 15 (arrive) is waited on by
-      // .wait, which every thread reaches after its arrive.
-      if (in.op == ptx::Op::cluster_arrive) {
-        worker().named_barrier(15, worker().plan().threads_per_block, false, where);
-      } else {
-        // Completed when every thread has arrived: a named barrier that nobody else arrives at.
-        NamedBarrier& b = worker().sync().named[15];
-        if (b.arrived != 0) {
-          b.waiting.push_back(lane.thread->linear);
-          WaitReason why = where;
-          why.kind = WaitReason::Kind::named_barrier;
-          why.object = 15;
-          worker().block_current(why);
-        }
-      }
-      return;
-    }
-    case ptx::Op::mapa: {
-      std::uint64_t rank = value(lane, o[2]);
-      if (rank != 0)
-        refuse(lane, "it maps shared memory of another CTA of its cluster; the CPU backend runs every CTA as a "
-                     "cluster of one (rank 0)");
-      set(lane, o[0], value(lane, o[1]));
-      return;
-    }
     default:
       refuse(lane, "this instruction is parsed but not implemented by the CPU backend");
   }

@@ -25,8 +25,19 @@ void load_store(Lane& lane, const ptx::Instruction& in) {
   const ptx::Operand& data = load ? in.operands[0] : in.operands[1];
   unsigned element = bytes_of(in.type);
   unsigned size = element * in.vector;
-  std::uintptr_t host = host_address(lane, in.space, address(lane, addr), size);
-  access(lane, *lane.thread, host, size, !load);
+  std::uintptr_t host;
+  if (in.space == ptx::Space::shared_cluster) {
+    // Distributed shared memory: this CTA's or another's of the cluster. Another CTA's
+    // accesses are not race-checked (its checks follow its own threads only).
+    ClusterPlace place = cluster_place(lane, address(lane, addr), size);
+    require_cluster_barrier(lane, place, load ? "reads" : "writes");
+    host = place.host;
+    if (!place.remote()) access(lane, *lane.thread, host, size, !load);
+    else if (!load) place.owner->checks().written_from_other_cta(host, size);
+  } else {
+    host = host_address(lane, in.space, address(lane, addr), size);
+    access(lane, *lane.thread, host, size, !load);
+  }
   auto* p = reinterpret_cast<unsigned char*>(host);
   for (unsigned i = 0; i < in.vector; ++i) {
     const ptx::Operand& reg = in.vector == 1 ? data : data.elements[i];

@@ -1,12 +1,16 @@
 // Hopper's tensor memory accelerator on the CPU backend: cp.async.bulk.tensor loads a box of a
 // tensor (its map made by cuTensorMapEncodeTiled) into shared memory, swizzled as the map says,
 // zeros where the box leaves the tensor, and delivers the box's bytes to an mbarrier; the
-// store form writes a box of shared memory back, inside the tensor only. Loads land at the
+// store form writes a box of shared memory back, inside the tensor only. In a cluster, a load
+// may go to another CTA's shared memory, or (.multicast::cluster) to the same place in several
+// CTAs, each copy completing the mbarrier at the same offset in its CTA. Loads land at the
 // latest moment (when a thread waits for their mbarrier; at once in reverse thread order), so
 // that reading a stage before its phase completes finds the copy still in flight.
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
+#include "../cluster_run.h"
 #include "../symbol_table.h"
 #include "cuda_cpu/tensor_map.h"
 #include "hopper.h"
@@ -75,6 +79,44 @@ void for_each_element(const cuda_cpu::EmulatedTensorMap& map, const Box& box, F 
           }
 }
 
+// Where a tensor load goes: its box's shared memory and its mbarrier, in one CTA.
+struct LoadTarget {
+  ClusterPlace box, barrier;
+};
+
+std::vector<LoadTarget> load_targets(Lane& lane, const ptx::Instruction& in, std::uint64_t bytes) {
+  const auto& o = in.operands;
+  std::uint64_t destination = address(lane, o[0]), barrier = address(lane, o[2]);
+  if (destination % 128 != 0) refuse(lane, "the shared destination of a tensor copy must be 128-byte aligned");
+  std::vector<LoadTarget> targets;
+  auto add = [&](std::uint64_t box_address, std::uint64_t barrier_address) {
+    LoadTarget t;
+    t.box = cluster_place(lane, box_address, static_cast<unsigned>(bytes));
+    t.barrier = cluster_place(lane, barrier_address, 8);
+    if (t.box.owner != t.barrier.owner)
+      refuse(lane, "its destination and its mbarrier are in different CTAs of the cluster: a tensor copy completes "
+                   "an mbarrier of the CTA it writes to");
+    require_cluster_barrier(lane, t.box, "writes to");
+    targets.push_back(t);
+  };
+  if (!in.multicast) {
+    add(destination, barrier);
+    return targets;
+  }
+  // The same CTA-relative destination and mbarrier in every CTA the mask names.
+  std::uint64_t mask = value(lane, o[3]) & 0xFFFFu;
+  unsigned size = worker().cluster() ? worker().cluster()->size() : 1;
+  if (mask == 0 || mask >> size != 0) {
+    char what[200];
+    std::snprintf(what, sizeof what, "its CTA mask %#llx names no CTA or a CTA beyond this cluster's %u",
+                  static_cast<unsigned long long>(mask), size);
+    refuse(lane, what);
+  }
+  for (unsigned rank = 0; rank < size; ++rank)
+    if (mask >> rank & 1u) add(cluster_address(rank, destination), cluster_address(rank, barrier));
+  return targets;
+}
+
 void tensor_load(Lane& lane, const ptx::Instruction& in) {
   const auto& o = in.operands;
   Worker& w = worker();
@@ -82,41 +124,48 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
   Box box = box_of(lane, map, o[1], in.dims);
   const unsigned element = map.element_bytes;
   const std::uint64_t bytes = box.elements * element;
-  if (in.multicast && (value(lane, o[3]) & 0xFFFFu) != 1u)
-    refuse(lane, "it multicasts to other CTAs of its cluster; the CPU backend runs every CTA as a cluster of one, so "
-                 "the CTA mask may only name rank 0");
-  std::uint64_t destination = address(lane, o[0]);
-  if (destination % 128 != 0) refuse(lane, "the shared destination of a tensor copy must be 128-byte aligned");
-  shared_host_address(lane, destination, static_cast<unsigned>(bytes));
-  std::uintptr_t barrier_host = shared_host_address(lane, address(lane, o[2]), 8);
-  MBarrier& barrier = mbarrier_at(barrier_host);
-  if (!barrier.initialized) refuse(lane, "its mbarrier was never initialized (mbarrier.init) in this block");
+  std::vector<LoadTarget> targets = load_targets(lane, in, bytes);
 
-  PendingTensorCopy copy;
-  copy.bytes.resize(bytes);
-  copy.destinations.resize(box.elements);
-  copy.element_bytes = element;
-  copy.transaction_bytes = bytes;
-  copy.barrier = barrier_host;
-  copy.swizzle = map.swizzle_bytes;
-  copy.issuer = lane.thread->linear;
-  copy.site = lane.site;
-  const std::uintptr_t window = shared_window_base();
+  // The box is read from global memory once, as it is issued.
+  std::vector<unsigned char> data(bytes);
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t source) {
-    copy.destinations[e] = window + swizzled(destination + e * element, map.swizzle_bytes);
     if (source == 0) return;  // outside the tensor: zeros
     w.checks().async_global_read(static_cast<std::uintptr_t>(source), element, lane.site, *lane.thread);
-    std::memcpy(&copy.bytes[e * element], reinterpret_cast<const void*>(source), element);
+    std::memcpy(&data[e * element], reinterpret_cast<const void*>(source), element);
   });
-  // The bytes may land at any moment from now on; the mbarrier phase that brings them is the
-  // one in progress.
-  std::uintptr_t first = window + static_cast<std::uintptr_t>(destination);
-  w.checks().tma_issued(first, static_cast<unsigned>(bytes), barrier.index, barrier.completed + 1, map.swizzle_bytes,
-                        lane.site, *lane.thread);
-  w.sync().copies.push_back(std::move(copy));
-  barrier.copies.push_back(w.sync().copies.size() - 1);
-  w.sync().land_awaited_copies = &land_awaited_copies;
-  if (w.plan().options.order == engine::ThreadOrder::reverse) land_copies(barrier);
+  const std::uint64_t offset = address(lane, o[0]) & 0xFFFFFFu;  // CTA-relative
+  for (const LoadTarget& target : targets) {
+    Worker& owner = *target.box.owner;
+    MBarrier& barrier = usable_mbarrier(lane, target.barrier, "completes");
+    PendingTensorCopy copy;
+    copy.bytes = data;
+    copy.destinations.resize(box.elements);
+    copy.element_bytes = element;
+    copy.transaction_bytes = bytes;
+    copy.barrier = target.barrier.host;
+    copy.swizzle = map.swizzle_bytes;
+    copy.issuer = lane.thread->linear;
+    copy.site = lane.site;
+    const std::uintptr_t window = owner.window_base();
+    for (std::uint64_t e = 0; e < box.elements; ++e)
+      copy.destinations[e] = window + swizzled(offset + e * element, map.swizzle_bytes);
+    // The bytes may land at any moment from now on; the mbarrier phase that brings them is the
+    // one in progress. Another CTA's checks are told from this OS thread, whose fast path stays.
+    FastPath kept = fast_path;
+    owner.checks().tma_issued(window + static_cast<std::uintptr_t>(offset), static_cast<unsigned>(bytes),
+                              barrier.index, barrier.completed + 1, map.swizzle_bytes, lane.site, *lane.thread,
+                              !target.box.remote());
+    if (target.box.remote()) {
+      fast_path = kept;
+      owner.changed_from_outside();
+      owner.cluster()->progress();
+    }
+    owner.sync().copies.push_back(std::move(copy));
+    barrier.copies.push_back(owner.sync().copies.size() - 1);
+    owner.sync().land_awaited_copies = &land_awaited_copies;
+    // Another CTA's copies land when its own threads wait for them.
+    if (!target.box.remote() && w.plan().options.order == engine::ThreadOrder::reverse) land_copies(barrier);
+  }
 }
 
 void tensor_store(Lane& lane, const ptx::Instruction& in) {
@@ -162,7 +211,7 @@ void land_copies(MBarrier& b) {
     w.checks().tma_landed(lowest, static_cast<unsigned>(highest + c.element_bytes - lowest));
     std::uint64_t bytes = c.transaction_bytes;
     c = PendingTensorCopy{};
-    complete_transaction(b, bytes);
+    complete_transaction(w, b, bytes);
   }
 }
 

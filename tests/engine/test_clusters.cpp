@@ -1,0 +1,266 @@
+// Thread block clusters on both backends (cluster_kernels.cu): CTA ranks and cluster ids,
+// distributed shared memory, arrivals on another CTA's mbarrier and multicast tensor copies, in
+// every thread order; and on the CPU backend, the findings of their mistakes
+// (cluster_misuse_kernels.cu): a multicast before the other CTA's mbarrier is ready, reading a
+// CTA that has exited or may not have started, a deadlock across CTAs.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "backend_fixture.h"
+#include "cluster_kernels_kernels.h"
+#include "cluster_misuse_kernels_kernels.h"
+#include "cuda_cpu/compat/cuda.h"
+#include "engine/device_array.h"
+#include "engine/kernel.h"
+
+using engine::DeviceArray;
+using engine::FindingKind;
+using engine::LaunchConfig;
+using engine::LaunchResult;
+using engine::RunOptions;
+using engine::ThreadOrder;
+
+namespace ck = kernels::cluster_kernels;
+namespace cm = kernels::cluster_misuse_kernels;
+
+namespace {
+
+const ThreadOrder kOrders[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
+
+std::string describe(const LaunchResult& r) {
+  std::string s;
+  for (const auto& f : r.findings)
+    s += "kind " + std::to_string(static_cast<int>(f.kind)) + " op '" + f.op + "' " + f.detail + " " +
+         f.where.str() + " line " + std::to_string(f.at.line) + "; ";
+  for (const auto& f : r.findings)
+    for (const auto& g : f.groups)
+      s += "group of " + std::to_string(g.count) + " at line " + std::to_string(g.barrier.line) + " waits for '" +
+           g.wait.barrier + "' (arrivals " + std::to_string(g.wait.pending_arrivals) + " of " +
+           std::to_string(g.wait.expected_arrivals) + "); ";
+  return s;
+}
+
+void require_clean(const LaunchResult& r) {
+  CAPTURE(engine::to_string(r.rejected.why));
+  INFO("findings: " << describe(r));
+  REQUIRE(!r.rejected.refused());
+  REQUIRE(r.findings.empty());
+}
+
+bool hopper_or_skip(engine::Backend& backend) {
+  if (backend.limits().compute_capability == 90) return true;
+  test_support::note_skipped("clusters need a Hopper GPU (compute capability 9.0)");
+  return false;
+}
+
+LaunchConfig clustered(engine::Dim3 grid, unsigned threads, engine::Dim3 cluster, std::size_t shared = 0) {
+  LaunchConfig c{grid, threads, shared};
+  c.cluster = cluster;
+  return c;
+}
+
+RunOptions in_order(ThreadOrder order) {
+  RunOptions o;
+  o.order = order;
+  o.shuffle_seed = 5;
+  return o;
+}
+
+int line_of(const char* file, const std::string& text) {
+  std::ifstream in(std::string(TEST_SOURCE_DIR) + "/engine/" + file);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  return -1;
+}
+
+CUtensorMap rows_map(engine::Backend& backend, const void* tensor, unsigned rows) {
+  engine::TensorMapRequest r;
+  r.rank = 2;
+  r.global_address = tensor;
+  r.dims[0] = 64;
+  r.dims[1] = rows;
+  r.strides[0] = 128;
+  r.box[0] = 64;
+  r.box[1] = 8;
+  r.swizzle = 0;
+  engine::TensorMap map = backend.encode_tensor_map(r);
+  CUtensorMap m;
+  std::memcpy(&m, map.bytes, sizeof m);
+  return m;
+}
+
+}  // namespace
+
+BACKEND_TEST("clusters: each CTA knows its rank, its cluster's size and id, in clusters of 2 and 4") {
+  if (!hopper_or_skip(backend)) return;
+  auto ids = engine::Kernel<void(unsigned*)>(ck::cpu_cluster_ids(), ck::gpu_cluster_ids());
+  for (unsigned size : {2u, 4u}) {
+    CAPTURE(size);
+    const unsigned blocks = 8;
+    DeviceArray<unsigned> out(backend, 4 * blocks * 2, "out");
+    require_clean(engine::launch(backend, ids, clustered({blocks, 2}, 64, {size, 1}), RunOptions{}, out.get()));
+    std::vector<unsigned> got = out.download();
+    for (unsigned y = 0; y < 2; ++y)
+      for (unsigned x = 0; x < blocks; ++x) {
+        CAPTURE(x);
+        const unsigned* mine = &got[4 * (x + blocks * y)];
+        CHECK(mine[0] == x % size);
+        CHECK(mine[1] == size);
+        CHECK(mine[2] == x / size);
+        CHECK(mine[3] == x % size);
+      }
+  }
+}
+
+BACKEND_TEST("clusters: CTAs read each other's shared memory through mapa, between cluster barriers") {
+  if (!hopper_or_skip(backend)) return;
+  auto exchange = engine::Kernel<void(int*)>(ck::cpu_cluster_exchange(), ck::gpu_cluster_exchange());
+  for (ThreadOrder order : kOrders) {
+    for (unsigned size : {2u, 4u}) {
+      CAPTURE(engine::to_string(order));
+      CAPTURE(size);
+      const unsigned blocks = 8;
+      DeviceArray<int> out(backend, 64 * blocks, "out");
+      require_clean(engine::launch(backend, exchange, clustered(blocks, 96, {size}), in_order(order), out.get()));
+      std::vector<int> got = out.download();
+      for (unsigned b = 0; b < blocks; ++b) {
+        unsigned next = b / size * size + (b % size + 1) % size;
+        for (unsigned t = 0; t < 64; ++t) CHECK(got[b * 64 + t] == int(next * 1000 + t));
+      }
+    }
+  }
+}
+
+BACKEND_TEST("clusters: threads of one CTA write another's shared memory and arrive on its mbarrier") {
+  if (!hopper_or_skip(backend)) return;
+  auto remote = engine::Kernel<void(int*)>(ck::cpu_cluster_remote_arrive(), ck::gpu_cluster_remote_arrive());
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<int> out(backend, 128, "out");
+    require_clean(engine::launch(backend, remote, clustered(2, 128, {2}), in_order(order), out.get()));
+    std::vector<int> got = out.download();
+    for (unsigned t = 0; t < 128; ++t) CHECK(got[t] == int(7000 + t));
+  }
+}
+
+BACKEND_TEST("clusters: a multicast tensor copy lands in every CTA of the mask and completes each one's mbarrier") {
+  if (!hopper_or_skip(backend)) return;
+  const unsigned clusters = 3, rows = 16 * clusters;
+  std::vector<std::uint16_t> tensor(64 * rows);
+  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(1 + i);
+  DeviceArray<std::uint16_t> global(backend, tensor.size(), "tensor");
+  global.upload(tensor);
+  CUtensorMap map = rows_map(backend, global.get(), rows);
+  auto multicast =
+      engine::Kernel<void(CUtensorMap, std::uint16_t*)>(ck::cpu_cluster_multicast(), ck::gpu_cluster_multicast());
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<std::uint16_t> out(backend, 2 * clusters * 16 * 64, "out");
+    require_clean(
+        engine::launch(backend, multicast, clustered(2 * clusters, 128, {2}, 2048 + 8), in_order(order), map, out.get()));
+    std::vector<std::uint16_t> got = out.download();
+    std::size_t wrong = 0;
+    for (unsigned b = 0; b < 2 * clusters; ++b)
+      for (unsigned i = 0; i < 16 * 64; ++i)
+        if (got[b * 16 * 64 + i] != tensor[(b / 2) * 16 * 64 + i]) ++wrong;
+    CHECK(wrong == 0);
+  }
+}
+
+// --- mistakes, on the CPU backend ---------------------------------------------------------------
+
+namespace {
+
+std::unique_ptr<engine::Backend> cpu() {
+  test_support::note_started();
+  return engine::open_backend(engine::BackendChoice::cpu).backend;
+}
+
+template <typename Sig>
+engine::Kernel<Sig> cpu_only(const engine::KernelImage& (*image)()) {
+  return engine::Kernel<Sig>(image(), engine::absent_image("absent"));
+}
+
+// The inline-PTX finding that stops the launch: its words and its line.
+void check_refusal(const LaunchResult& r, const std::string& words, const char* line_text) {
+  INFO(describe(r));
+  REQUIRE(!r.findings.empty());
+  const engine::Finding& f = r.findings.front();
+  CHECK(f.kind == FindingKind::inline_ptx);
+  CHECK(f.detail.find(words) != std::string::npos);
+  CHECK(f.at.line == line_of("cluster_misuse_kernels.cu", line_text));
+}
+
+}  // namespace
+
+TEST_CASE("cpu: clusters: a multicast before a cluster barrier finds the other CTA's mbarrier not ready") {
+  auto be = cpu();
+  std::vector<std::uint16_t> tensor(64 * 16, 1);
+  DeviceArray<std::uint16_t> global(*be, tensor.size(), "tensor");
+  global.upload(tensor);
+  CUtensorMap map = rows_map(*be, global.get(), 16);
+  auto k = cpu_only<void(CUtensorMap, std::uint16_t*)>(cm::cpu_multicast_before_cluster_barrier);
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<std::uint16_t> out(*be, 2 * 16 * 64, "out");
+    LaunchResult r = engine::launch(*be, k, clustered(2, 128, {2}, 2048 + 8), in_order(order), map, out.get());
+    // Whichever CTA runs first finds the other's mbarrier uninitialized or unordered.
+    check_refusal(r, "of CTA rank", "// finding: not ready");
+    CHECK(r.findings.front().detail.find("cluster barrier") != std::string::npos);
+  }
+}
+
+TEST_CASE("cpu: clusters: reading the shared memory of a CTA that has exited is a finding") {
+  auto be = cpu();
+  auto k = cpu_only<void(int*)>(cm::cpu_exchange_exits_early);
+  for (ThreadOrder order : {ThreadOrder::forward, ThreadOrder::reverse}) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<int> out(*be, 64 * 2, "out");
+    LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), in_order(order), out.get());
+    check_refusal(r, "which has already exited", "// finding: exited");
+  }
+}
+
+TEST_CASE("cpu: clusters: reading another CTA's shared memory before any cluster barrier is a finding") {
+  auto be = cpu();
+  auto k = cpu_only<void(int*)>(cm::cpu_exchange_without_barrier);
+  DeviceArray<int> out(*be, 64 * 2, "out");
+  LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), RunOptions{}, out.get());
+  check_refusal(r, "before this thread has waited at any cluster barrier", "// finding: no barrier yet");
+}
+
+TEST_CASE("cpu: clusters: an arrival on the wrong CTA's mbarrier leaves the other waiting: a deadlock") {
+  auto be = cpu();
+  auto k = cpu_only<void(int*)>(cm::cpu_remote_arrive_wrong_cta);
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<int> out(*be, 128, "out");
+    LaunchResult r = engine::launch(*be, k, clustered(2, 128, {2}), in_order(order), out.get());
+    INFO(describe(r));
+    REQUIRE(r.findings.size() == 1);
+    const engine::Finding& f = r.findings.front();
+    CHECK(f.kind == FindingKind::deadlock);
+    bool waits_at_mbarrier = false;
+    for (const auto& g : f.groups)
+      if (g.wait.kind == engine::ThreadGroup::BarrierWait::Kind::mbarrier) {
+        waits_at_mbarrier = true;
+        CHECK(g.count == 128);
+        CHECK(g.barrier.line == line_of("cluster_misuse_kernels.cu", "waits here forever"));
+        CHECK(g.wait.pending_arrivals == 128);
+      }
+    CHECK(waits_at_mbarrier);
+  }
+}
+
+TEST_CASE("cpu: clusters: barrier.cluster.wait without an arrive first is a finding") {
+  auto be = cpu();
+  auto k = cpu_only<void(int*)>(cm::cpu_cluster_wait_without_arrive);
+  DeviceArray<int> out(*be, 2, "out");
+  check_refusal(engine::launch(*be, k, clustered(2, 32, {2}), RunOptions{}, out.get()), "without having arrived",
+                "// finding: no arrive");
+}
