@@ -305,8 +305,9 @@ std::string deadlock_group(const engine::ThreadGroup& g) {
 
 std::string deadlock(const Finding& f, const Style& st) {
   std::string s = st.bold("Deadlock") + " in block " + f.where.block.index_str() + ": ";
-  bool bytes = false, arrivals = false, warpgroup = false;
+  bool bytes = false, arrivals = false, warpgroup = false, cluster = false;
   for (std::size_t g = 0; g < f.groups.size(); ++g) {
+    cluster |= f.groups[g].waits_for.rfind("barrier.cluster", 0) == 0;
     s += g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ");
     s += deadlock_group(f.groups[g]);
     const auto& w = f.groups[g].wait;
@@ -327,7 +328,12 @@ std::string deadlock(const Finding& f, const Style& st) {
   else if (arrivals)
     s += "\nFix: check who arrives on that mbarrier and the parity waited for. A barrier starts in phase 0: a wait for "
          "parity 0 waits for its first completion, a wait for parity 1 returns at once (it means the phase before). "
-         "A producer waiting for a free stage starts at parity 1; its consumers, waiting for data, at 0.";
+         "A producer waiting for a free stage starts at parity 1; its consumers, waiting for data, at 0."
+         + std::string(cluster ? " An arrival for another CTA of the cluster goes to the address mapa gives for "
+                                 "that CTA's rank." : "");
+  else if (cluster)
+    s += "\nFix: the cluster barrier waits for every thread of every CTA in the cluster (threads that have returned "
+         "count as arrived): no CTA may wait for another at an mbarrier while that one waits at barrier.cluster.wait.";
   return s + "\nThe block was stopped.";
 }
 
