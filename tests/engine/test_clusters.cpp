@@ -110,8 +110,8 @@ TEST_CASE("cpu: host code's cudaLaunchKernelEx runs the kernel, with the cluster
   auto backend = test_support::backend_or_skip(engine::BackendKind::cpu);
   if (!backend) return;
   using Reverse = void (*)(const float*, float*, int);
-  auto kernel = reinterpret_cast<Reverse>(kernels::engine_kernels::cpu_reverse_with_dynamic_shared().address);
-  REQUIRE(kernel != nullptr);
+  auto kernel = reinterpret_cast<Reverse>(const_cast<void*>(kernels::engine_kernels::cpu_reverse_with_dynamic_shared().address));
+  REQUIRE(kernels::engine_kernels::cpu_reverse_with_dynamic_shared().address != nullptr);
   const int n = 6;
   DeviceArray<float> in(*backend, n, "in");
   DeviceArray<float> out(*backend, n + 1, "out");
