@@ -87,7 +87,7 @@ cudaError_t cudaFree(void* pointer);
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
 cudaError_t cuda_cpu_func_set_attribute(const void* kernel, cudaFuncAttribute attribute, int value);
-// Run the kernel to its end on the CPU backend (launches are synchronous there). A refused
+// Both run the kernel to its end on the CPU backend (launches are synchronous there). A refused
 // launch returns CUDA's error for it (cudaErrorInvalidClusterSize for a cluster that does not
 // tile the grid), a kernel stopped by a crash or the time limit cudaErrorLaunchFailure; either
 // is also what cudaGetLastError returns next. The findings: cuda_cpu::last_host_launch().
