@@ -69,7 +69,9 @@ function(add_kernel_library name)
       "    return i;\n"
       "  }();\n"
       "  return image;\n"
-      "}\n")
+      "}\n"
+      "// Host code's cudaLaunchKernelEx finds the image by the kernel's address.\n"
+      "[[maybe_unused]] static const bool registered_${k} = cuda_cpu::register_kernel_image(&cpu_${k}());\n")
     if(with_gpu)
       string(APPEND GPU_EXPORTS
         "const engine::KernelImage& gpu_${k}() {\n"

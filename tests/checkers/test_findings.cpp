@@ -7,6 +7,7 @@
 
 #include "backend_fixture.h"
 #include "broken_corpus.h"
+#include "checker/explain.h"
 #include "checker/puzzle.h"
 #include "process.h"
 #include "source_files.h"
@@ -108,4 +109,29 @@ TEST_CASE("gpu: an endless loop is stopped by the time limit, and the summary st
   CHECK(r.exit_status == 1);
   CHECK(r.output.find("Time limit: the kernel did not finish within 2.00 s") != std::string::npos);
   CHECK(r.output.find("Result: 0 of 2 cases passed. FAIL") != std::string::npos);
+}
+
+TEST_CASE("a refused cluster launch is said with the shapes and the limit it broke") {
+  test_support::note_started();
+  using Why = engine::LaunchRejection::Why;
+  engine::LaunchRejection r;
+  r.kernel = "matmul_warp_specialized";
+  r.why = Why::grid_not_whole_clusters;
+  r.shape = engine::Dim3(3, 2);
+  r.cluster = engine::Dim3(2, 1);
+  CHECK(checker::refusal_words(r) ==
+        "invalid cluster configuration: the grid (3,2,1) is not a whole number of clusters (2,1,1): each dimension "
+        "of the grid must be a multiple of the cluster's");
+  r = {};
+  r.why = Why::cluster_too_large;
+  r.shape = engine::Dim3(4, 4);
+  r.requested = 16;
+  r.limit = 8;
+  CHECK(checker::refusal_words(r) ==
+        "invalid cluster configuration: the cluster (4,4,1) has 16 blocks; the limit is 8 blocks per cluster");
+  r = {};
+  r.why = Why::empty_cluster;
+  r.shape = engine::Dim3(0, 1);
+  CHECK(checker::refusal_words(r) ==
+        "invalid cluster configuration: the cluster (0,1,1) is empty; every dimension must be at least 1");
 }

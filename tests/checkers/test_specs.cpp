@@ -193,3 +193,61 @@ TEST_CASE("a spec with a mistake is refused, naming the file and the field") {
   CHECK(refused("\"worked\": 4", "\"worked\": 0").rfind("p04_tiled.json: cases.worked: ", 0) == 0);
   CHECK(refused("\"title\"", "\"titel\"").rfind("p04_tiled.json: title: missing", 0) == 0);
 }
+
+TEST_CASE("launch.cluster is read as formulas, fills the launch's cluster and shows on the Launch line") {
+  test_support::note_started();
+  std::string text = read_file(kSource + "/checker/specs/p12_tma_wgmma.json");
+  REQUIRE(!text.empty());
+  nlohmann::json doc = nlohmann::json::parse(text);
+  checker::PuzzleSpec plain = checker::parse_spec(doc.dump(), "p12_tma_wgmma.json");
+  CHECK(plain.launch.cluster.empty());
+  CHECK(plain.launch_for(plain.cases.worked, engine::DeviceLimits{}).cluster == engine::Dim3(1, 1, 1));
+  CHECK(plain.launch_words().find("cluster") == std::string::npos);
+
+  doc["constants"]["CLUSTER_M"] = 2;
+  doc["launch"]["cluster"] = nlohmann::json::array({"CLUSTER_M", 1});
+  checker::PuzzleSpec clustered = checker::parse_spec(doc.dump(), "p12_tma_wgmma.json");
+  CHECK(clustered.launch.cluster == std::vector<std::string>{"CLUSTER_M", "1"});
+  engine::LaunchConfig c = clustered.launch_for(clustered.cases.worked, engine::DeviceLimits{});
+  CHECK(c.cluster == engine::Dim3(2, 1, 1));
+  CHECK(c.grid == plain.launch_for(plain.cases.worked, engine::DeviceLimits{}).grid);
+  CHECK(clustered.launch_words().find(", cluster (2,1)") != std::string::npos);
+
+  doc["launch"]["cluster"] = nlohmann::json::array({2});  // one dimension: y and z are 1
+  checker::PuzzleSpec one = checker::parse_spec(doc.dump(), "p12_tma_wgmma.json");
+  CHECK(one.launch_for(one.cases.worked, engine::DeviceLimits{}).cluster == engine::Dim3(2, 1, 1));
+  CHECK(one.launch_words().find(", cluster (2,1)") != std::string::npos);
+}
+
+TEST_CASE("a cluster that is not one to three whole numbers of at least 1, or without sm_90, is refused") {
+  test_support::note_started();
+  nlohmann::json good = nlohmann::json::parse(read_file(kSource + "/checker/specs/p12_tma_wgmma.json"));
+  auto refused = [&](const nlohmann::json& cluster, const std::string& requires_gpu = "sm_90a") {
+    nlohmann::json doc = good;
+    doc["launch"]["cluster"] = cluster;
+    if (requires_gpu.empty())
+      doc.erase("requires_gpu");
+    else
+      doc["requires_gpu"] = requires_gpu;
+    try {
+      checker::parse_spec(doc.dump(), "p12_tma_wgmma.json");
+    } catch (const engine::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const std::string field = "p12_tma_wgmma.json: launch.cluster: ";
+  CHECK(refused(nlohmann::json::array({2, 1})) == "(accepted)");
+  CHECK(refused(nlohmann::json::array({2, 1}), "sm_90") == "(accepted)");
+  CHECK(refused(nlohmann::json::array({2, 1}), "sm_100") == "(accepted)");
+  CHECK(refused(nlohmann::json::array()).rfind(field + "one to three", 0) == 0);
+  CHECK(refused(nlohmann::json::array({1, 1, 1, 1})).rfind(field + "one to three", 0) == 0);
+  CHECK(refused(2).rfind(field + "one to three", 0) == 0);
+  CHECK(refused(nlohmann::json::array({0, 1})) == field + "every dimension of a cluster is at least 1");
+  CHECK(refused(nlohmann::json::array({1.5})) == field + "must be a whole number");
+  CHECK(refused(nlohmann::json::array({"BM / 256"})).rfind(field + "'BM / 256' is 0.5 at m = ", 0) == 0);
+  CHECK(refused(nlohmann::json::array({"CLUSTERS"})).find("'CLUSTERS' is not known here") != std::string::npos);
+  const std::string needs = field + "thread block clusters need a Hopper GPU or newer: set requires_gpu to sm_90 or sm_90a";
+  CHECK(refused(nlohmann::json::array({2, 1}), "sm_80") == needs);
+  CHECK(refused(nlohmann::json::array({2, 1}), "") == needs);
+}

@@ -74,3 +74,13 @@ __global__ void cluster_multicast(const __grid_constant__ CUtensorMap map, uint1
     out[blockIdx.x * 16 * 64 + i] = reinterpret_cast<const uint16_t*>(smem)[i];
   cluster_sync();
 }
+
+// Every block records its rank in its cluster and its cluster's size, for clusters of any shape.
+__global__ void cluster_ranks(unsigned* out) {
+  unsigned rank = cluster_rank(), blocks = cluster_size();
+  if (threadIdx.x == 0) {
+    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    out[2 * block] = rank;
+    out[2 * block + 1] = blocks;
+  }
+}

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "checker" / "cli"))
 
-from course import broken_kernels, report  # noqa: E402
+from course import broken_kernels, report, specs  # noqa: E402
 
 SCHEMA_PAGE = ROOT / "docs" / "dev" / "report-json.md"
 BIN = Path(os.environ.get("REPORT_TEST_BIN") or ROOT / "build" / "default" / "test-bin")
@@ -163,6 +163,14 @@ class ReportJson(unittest.TestCase):
         self.assertIn("cpu", kernel["backends"])
         self.assertEqual(report.summary(doc), f"{len(kernel['cases'])} of {len(kernel['cases'])} cases passed")
         self.assertEqual(report.backend_words(doc), f"cpu ({kernel['backends']['cpu']})")
+        # Each run carries the launch it got, as the spec's formulas give it at the case's size.
+        launch = specs.find("p01_naive")["launch"]
+        for case in kernel["cases"]:
+            size = {"n": case["shape"]["n"]}
+            expected = {"grid": [int(specs.evaluate(f, size)) for f in launch["grid"]] + [1],
+                        "block": [int(specs.evaluate(f, size)) for f in launch["block"]] + [1],
+                        "cluster": None, "dynamic_shared_bytes": 0}
+            self.assertEqual(case["runs"][0]["launch"], expected)
 
     def test_a_stub_fails_with_unwritten_values(self):
         code, doc, _, _ = run("stub")

@@ -189,7 +189,16 @@ class GeneratorCoverage(unittest.TestCase):
         data["requires_gpu"] = "sm_80"
         self.assertIn("the GPU backend on an Ampere GPU or newer (sm_80) |",
                       site_facts.configuration_table(site_facts.Spec(data)))
-        for broken, field in ((dict(requires_gpu="hopper"), "requires_gpu"), (dict(tensor_maps={}), "a_map")):
+        self.assertNotIn("| Cluster |", site_facts.configuration_table(site_facts.Spec(data)))
+        data["requires_gpu"] = "sm_90a"
+        data["constants"] = {**data["constants"], "CLUSTER_M": 2}
+        data["launch"] = {**data["launch"], "cluster": ["CLUSTER_M", 1]}
+        table = site_facts.configuration_table(site_facts.Spec(data))
+        self.assertIn("| Cluster | 2 × 1 blocks, which run together as one thread block cluster |", table)
+        self.assertLess(table.index("| Grid |"), table.index("| Cluster |"))
+        clustered_on_ampere = dict(requires_gpu="sm_80", launch={**data["launch"], "cluster": [2, 1]})
+        for broken, field in ((dict(requires_gpu="hopper"), "requires_gpu"), (dict(tensor_maps={}), "a_map"),
+                              (clustered_on_ampere, "launch.cluster")):
             with self.subTest(broken=broken), tempfile.TemporaryDirectory() as root:
                 (Path(root) / "p12_tma_wgmma.json").write_text(json.dumps({**data, **broken}), encoding="utf-8")
                 with self.assertRaisesRegex(ValueError, rf"checker/specs/p12_tma_wgmma.json: cannot be read.*{field}"):

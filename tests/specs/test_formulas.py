@@ -36,9 +36,33 @@ class Formulas(unittest.TestCase):
             variables = {name: float(v) for name, v in spec.get("constants", {}).items()}
             variables.update({"n": 64.0, "m": 64.0, "k": 64.0, "size": 64.0, "SMS": 132.0})  # SMS: the device's
             launch = spec["launch"]
-            for formula in launch["block"] + launch["grid"]:
+            for formula in launch["block"] + launch["grid"] + specs.cluster(spec):
                 with self.subTest(spec=spec["id"], formula=formula):
                     self.assertGreaterEqual(specs.evaluate(formula, variables), 1)
+
+
+    def test_a_cluster_is_read_as_the_checker_reads_it(self):
+        """tests/checkers/test_specs.cpp refuses the same clusters with the same messages."""
+        hopper = {"requires_gpu": "sm_90a", "launch": {"block": ["128"], "grid": ["4"]}}
+        self.assertEqual(specs.cluster(hopper), [])
+        self.assertEqual(specs.cluster({**hopper, "launch": {"cluster": ["CLUSTER_M", 1]}}), ["CLUSTER_M", "1"])
+        self.assertEqual(specs.cluster({"requires_gpu": "sm_100", "launch": {"cluster": [2]}}), ["2"])
+        refusals = [
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": []}}, "launch.cluster: one to three"),
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": [1, 1, 1, 1]}}, "launch.cluster: one to three"),
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": 2}}, "launch.cluster: one to three"),
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": [0, 1]}},
+             "launch.cluster: every dimension of a cluster is at least 1"),
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": [1.5]}}, "launch.cluster: must be a whole number"),
+            ({"requires_gpu": "sm_90a", "launch": {"cluster": [True]}}, "launch.cluster: must be a whole number"),
+            ({"requires_gpu": "sm_80", "launch": {"cluster": [2, 1]}},
+             "launch.cluster: thread block clusters need a Hopper GPU or newer: set requires_gpu to sm_90 or sm_90a"),
+            ({"launch": {"cluster": [2, 1]}}, "launch.cluster: thread block clusters need a Hopper GPU or newer"),
+        ]
+        for spec, message in refusals:
+            with self.subTest(spec=spec), self.assertRaises(ValueError) as caught:
+                specs.cluster(spec)
+            self.assertTrue(str(caught.exception).startswith(message), str(caught.exception))
 
 
 if __name__ == "__main__":

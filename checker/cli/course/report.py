@@ -93,6 +93,9 @@ _REFUSALS = {
     "registers_limit_threads": lambda r: f"too many registers for {r['requested']} threads per block",
     "launch_failed": lambda r: _first_clause(r["cuda_error"]) or "the launch failed",
     "tensor_map_refused": lambda r: "tensor map refused",
+    "empty_cluster": lambda r: "empty cluster",
+    "cluster_too_large": lambda r: f"{r['requested']} blocks per cluster (at most {r['limit']})",
+    "grid_not_whole_clusters": lambda r: "grid not a whole number of clusters",
 }
 
 _KIND_WORDS = {

@@ -27,6 +27,7 @@ import math
 import re
 
 from course.specs import evaluate  # noqa: F401  (the one formula evaluator; pages and tests use it from here too)
+from course.specs import cluster as cluster_formulas
 
 KIND = r"([\w-]+(?:\([^)\n]*\))?)"  # configuration, speed-puzzle(p06,p04), log(docs/dev/runs/...)
 BEGIN = re.compile(r"<!-- BEGIN GENERATED " + KIND + r"(?::[^>]*)? -->\n")
@@ -49,6 +50,7 @@ class Spec:
         self.computes = data["computes"]
         self.constants = dict(data.get("constants", {}))
         self.launch = data["launch"]
+        self.cluster = cluster_formulas(data)  # [] without thread block clusters
         self.cases = data["cases"]
         self.limits = data.get("limits", {})
         self.bench = data.get("bench")
@@ -222,6 +224,9 @@ def configuration_table(spec):
     rows.append(("Block", words))
     grid = [pretty(spec.formula_words(f)) for f in spec.launch["grid"]]
     rows.append(("Grid", "1 block" if grid == ["1"] else _times(grid) + " blocks"))
+    if spec.cluster:
+        cluster = [pretty(spec.formula_words(f)) for f in spec.cluster]
+        rows.append(("Cluster", _times(cluster) + " blocks, which run together as one thread block cluster"))
     tile = [pretty(spec.formula_words(f)) for f in spec.data["output_tile"]]
     rows.append(("One block computes", f"{_times(tile)} elements of `{spec.output_name}` (rows × columns)"))
     if spec.launch.get("dynamic_shared_bytes"):

@@ -44,6 +44,33 @@ def kernel_name(kernel):
     return kernel.split("<", 1)[0].strip()
 
 
+def cluster(spec):
+    """The thread block cluster's formulas, x first ([] without clusters), checked as the checker
+    checks "launch.cluster" (checker/lib/src/spec.cpp): one to three whole numbers (at least 1) or
+    formulas, and a spec that asks for them needs requires_gpu sm_90 or newer. ValueError says why."""
+    launch = spec.get("launch", {})
+    if "cluster" not in launch:
+        return []
+    value = launch["cluster"]
+    if not isinstance(value, list) or not 1 <= len(value) <= 3:
+        raise ValueError('launch.cluster: one to three whole numbers or formulas, x first: [2, 1] or ["CLUSTER_M", 1]')
+    formulas = []
+    for item in value:
+        if isinstance(item, str):
+            formulas.append(item)
+        elif isinstance(item, int) and not isinstance(item, bool):
+            if item < 1:
+                raise ValueError("launch.cluster: every dimension of a cluster is at least 1")
+            formulas.append(str(item))
+        else:
+            raise ValueError("launch.cluster: must be a whole number")
+    arch = re.fullmatch(r"sm_(\d+)a?", spec.get("requires_gpu", ""))
+    if not arch or int(arch.group(1)) < 90:
+        raise ValueError("launch.cluster: thread block clusters need a Hopper GPU or newer: "
+                         "set requires_gpu to sm_90 or sm_90a")
+    return formulas
+
+
 # ---------------------------------------------------------------- formulas
 
 _FUNCTIONS = {"ceil": math.ceil, "floor": math.floor, "min": min, "max": max}

@@ -23,6 +23,9 @@ const char* to_string(LaunchRejection::Why why) {
     case W::registers_limit_threads: return "registers_limit_threads";
     case W::launch_failed: return "launch_failed";
     case W::tensor_map_refused: return "tensor_map_refused";
+    case W::empty_cluster: return "empty_cluster";
+    case W::cluster_too_large: return "cluster_too_large";
+    case W::grid_not_whole_clusters: return "grid_not_whole_clusters";
   }
   return "?";
 }
@@ -82,6 +85,18 @@ LaunchRejection check_launch_config(const LaunchConfig& c, const DeviceLimits& l
     return shaped(W::block_too_large, c.block, limits.max_block);
   if (c.grid.x > limits.max_grid.x || c.grid.y > limits.max_grid.y || c.grid.z > limits.max_grid.z)
     return shaped(W::grid_too_large, c.grid, limits.max_grid);
+  if (c.cluster.count() == 0) return shaped(W::empty_cluster, c.cluster, {});
+  if (c.cluster.count() > limits.max_cluster_blocks) {
+    LaunchRejection r = shaped(W::cluster_too_large, c.cluster, {});
+    r.requested = c.cluster.count();
+    r.limit = limits.max_cluster_blocks;
+    return r;
+  }
+  if (c.grid.x % c.cluster.x || c.grid.y % c.cluster.y || c.grid.z % c.cluster.z) {
+    LaunchRejection r = shaped(W::grid_not_whole_clusters, c.grid, {});
+    r.cluster = c.cluster;
+    return r;
+  }
   if (static_shared > limits.max_shared_per_block) {
     LaunchRejection r = rejection(W::static_shared_too_large, kernel);
     r.requested = static_shared;

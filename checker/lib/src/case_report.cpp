@@ -167,7 +167,7 @@ void CaseReport::print_values(const Case& c, const CaseInputs& in, const Backend
   }
   WindowSpan span = window_around(c.dims, 0);
   bool window_is_all = span.rows == c.dims.m && span.cols == c.dims.n;
-  TileMap map = make_tile_map(cmp, spec_.tile_for(c.dims), out_of_bounds_blocks, o.grid);
+  TileMap map = make_tile_map(cmp, spec_.tile_for(c.dims), out_of_bounds_blocks, o.config.grid);
   if (map_shown_ || window_is_all || map.tiles_down * map.tiles_across < 2) return;
   map_shown_ = true;
   if (map.uniform() && !map.has(TileMark::out_of_bounds)) {

@@ -71,8 +71,8 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
   const Problem& p = in.problem;
   BackendOutcome outcome;
   outcome.backend = backend_.kind();
-  engine::LaunchConfig config = spec_.launch_for(c.dims, backend_.limits());
-  outcome.grid = config.grid;
+  outcome.config = spec_.launch_for(c.dims, backend_.limits());
+  const engine::LaunchConfig config = outcome.config;
   if (config.dynamic_shared_bytes > kDefaultDynamicSharedLimit) {
     try {
       backend_.set_max_dynamic_shared_bytes(image_, config.dynamic_shared_bytes);
@@ -105,7 +105,7 @@ BackendOutcome CaseRunner::run(const Case& c, std::size_t index, const CaseInput
 
     BackendOutcome judged;
     judged.backend = outcome.backend;
-    judged.grid = outcome.grid;
+    judged.config = outcome.config;
     judged.order = orders[o];
     judged.later_order = o > 0;
     judged.launch = std::move(r);

@@ -35,7 +35,7 @@ struct CaseInputs {
 
 struct BackendOutcome {
   engine::BackendKind backend = engine::BackendKind::cpu;
-  engine::Dim3 grid;             // the grid it was launched with
+  engine::LaunchConfig config;   // what it was launched with: grid, block, cluster, shared bytes
   engine::LaunchResult launch;   // the launch judged: the first that failed, else the first
   std::vector<float> out;        // its output; empty when refused or lost
   engine::ThreadOrder order = engine::ThreadOrder::forward;

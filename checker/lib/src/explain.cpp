@@ -558,6 +558,7 @@ std::string refusal_words(const engine::LaunchRejection& r) {
   using W = engine::LaunchRejection::Why;
   const std::string bad = "invalid configuration argument: ";
   const std::string resources = "too many resources requested for launch: ";
+  const std::string clusters = "invalid cluster configuration: ";
   auto bytes = [](std::uint64_t n) { return std::to_string(n) + " bytes"; };
   auto kib = [&](std::uint64_t n) { return bytes(n) + " (" + std::to_string(n / 1024) + " KiB)"; };
   switch (r.why) {
@@ -598,6 +599,14 @@ std::string refusal_words(const engine::LaunchRejection& r) {
              " registers per thread, which allows at most " + std::to_string(r.limit) + " threads per block";
     case W::launch_failed: return "the launch failed: " + r.cuda_error;
     case W::tensor_map_refused: return r.cuda_error;
+    case W::empty_cluster:
+      return clusters + "the cluster " + r.shape.str(true) + " is empty; every dimension must be at least 1";
+    case W::cluster_too_large:
+      return clusters + "the cluster " + r.shape.str(true) + " has " + std::to_string(r.requested) +
+             " blocks; the limit is " + std::to_string(r.limit) + " blocks per cluster";
+    case W::grid_not_whole_clusters:
+      return clusters + "the grid " + r.shape.str(true) + " is not a whole number of clusters " +
+             r.cluster.str(true) + ": each dimension of the grid must be a multiple of the cluster's";
   }
   return "";
 }

@@ -145,6 +145,14 @@ json access_profile_json(const engine::AccessProfile& a) {
           {"ideal_sectors", a.ideal_sectors}, {"worst_sectors", a.worst_sectors}};
 }
 
+// The launch as the backend got it; `cluster` is null without thread block clusters.
+json launch_json(const engine::LaunchConfig& c) {
+  return {{"grid", dim3_json(c.grid)},
+          {"block", dim3_json(c.block)},
+          {"cluster", c.cluster.count() > 1 ? dim3_json(c.cluster) : json(nullptr)},
+          {"dynamic_shared_bytes", c.dynamic_shared_bytes}};
+}
+
 json run_json(const BackendOutcome& o, const CaseInputs& in) {
   json findings = json::array();
   for (engine::FindingKind kind : finding_order())
@@ -164,7 +172,8 @@ json run_json(const BackendOutcome& o, const CaseInputs& in) {
               {"values", o.compared ? values_json(o.comparison, in.reference, o.out) : json(nullptr)},
               {"findings", findings},
               {"finding_totals", totals},
-              {"milliseconds", s.milliseconds}};
+              {"milliseconds", s.milliseconds},
+              {"launch", launch_json(o.config)}};
   run["global_loads"] = s.loads_counted ? json{{"busiest_thread", s.max_global_loads},
                                                {"thread", {{"block", dim3_json(s.max_loads_thread.block)},
                                                            {"thread", dim3_json(s.max_loads_thread.thread)}}},
@@ -228,6 +237,7 @@ json rejection_json(const engine::LaunchRejection& r) {
           {"kernel", r.kernel},
           {"shape", dim3_json(r.shape)},
           {"limit_shape", dim3_json(r.limit_shape)},
+          {"cluster", dim3_json(r.cluster)},
           {"requested", r.requested},
           {"limit", r.limit},
           {"static_shared", r.static_shared},

@@ -177,6 +177,27 @@ void read_tensor_maps(PuzzleSpec& s, const SpecReader& r) {
   }
 }
 
+// "cluster": [2, 1] or ["CLUSTER_M", 1]: the thread block cluster's shape, whole numbers or
+// formulas (stored as formulas), on GPUs that have clusters.
+void read_cluster(PuzzleSpec& s, const json& launch, const SpecReader& r) {
+  if (!launch.contains("cluster")) return;
+  const std::string field = "launch.cluster";
+  const json& v = launch.at("cluster");
+  if (!v.is_array() || v.empty() || v.size() > 3)
+    r.fail(field, "one to three whole numbers or formulas, x first: [2, 1] or [\"CLUSTER_M\", 1]");
+  for (const json& item : v) {
+    if (item.is_string()) {
+      s.launch.cluster.push_back(item.get<std::string>());
+    } else {
+      long long n = r.integer(item, field);
+      if (n < 1) r.fail(field, "every dimension of a cluster is at least 1");
+      s.launch.cluster.push_back(std::to_string(n));
+    }
+  }
+  if (s.requires_gpu < 90)
+    r.fail(field, "thread block clusters need a Hopper GPU or newer: set requires_gpu to sm_90 or sm_90a");
+}
+
 PuzzleSpec read(const SpecReader& r) {
   const json& d = r.doc_;
   PuzzleSpec s;
@@ -218,6 +239,7 @@ PuzzleSpec read(const SpecReader& r) {
   if (s.launch.block.empty() || s.launch.block.size() > 3 || s.launch.grid.empty() || s.launch.grid.size() > 3)
     r.fail("launch", "block and grid have one to three formulas each");
   s.launch.dynamic_shared_bytes = r.optional_text(launch, "dynamic_shared_bytes");
+  read_cluster(s, launch, r);
   s.output_tile = r.texts(d, "output_tile");
   if (s.output_tile.size() != 2) r.fail("output_tile", "must be [rows, columns]");
 
@@ -274,6 +296,28 @@ PuzzleSpec read(const SpecReader& r) {
   };
   for (const auto& f : s.launch.block) check(f, "launch.block");
   for (const auto& f : s.launch.grid) check(f, "launch.grid");
+  // A cluster's dimensions are whole and at least 1 at every size the checker launches.
+  auto cluster_at = [&](const Dims& d) {
+    Variables at = s.variables(d);
+    at["SMS"] = 1;
+    for (const auto& f : s.launch.cluster) {
+      double value = 0;
+      try {
+        value = evaluate(f, at);
+      } catch (const engine::Error& e) {
+        r.fail("launch.cluster", e.what());
+      }
+      if (value < 1 || value != std::floor(value)) {
+        std::ostringstream number;
+        number << value;
+        r.fail("launch.cluster", "'" + f + "' is " + number.str() + " at " + s.size_words(d) +
+                                     "; every dimension of a cluster is a whole number, at least 1");
+      }
+    }
+  };
+  cluster_at(s.cases.worked);
+  for (const auto* list : {&s.cases.cpu, &s.cases.gpu, &s.bench.shapes})
+    for (const Dims& d : *list) cluster_at(d);
   if (!s.launch.dynamic_shared_bytes.empty()) check(s.launch.dynamic_shared_bytes, "launch.dynamic_shared_bytes");
   for (const auto& f : s.output_tile) check(f, "output_tile");
   if (s.limits.global_loads_per_thread) check(s.limits.global_loads_per_thread->max, "limits.global_loads_per_thread.max");
@@ -332,6 +376,7 @@ engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d, const engine::DeviceL
     return engine::Dim3(xyz[0], xyz[1], xyz[2]);
   };
   engine::LaunchConfig c{dim3_of(launch.grid), dim3_of(launch.block)};
+  c.cluster = dim3_of(launch.cluster);  // none: (1,1,1), no clusters
   if (!launch.dynamic_shared_bytes.empty())
     c.dynamic_shared_bytes = static_cast<std::size_t>(std::llround(evaluate(launch.dynamic_shared_bytes, v)));
   return c;
@@ -354,6 +399,11 @@ std::string PuzzleSpec::launch_words() const {
   words += grid == "1" ? "a single block" : "a grid of " + grid + " blocks";
   if (std::regex_search(grid, std::regex("\\bSMS\\b")))
     words += " (SMS: the device's number of multiprocessors)";
+  if (!launch.cluster.empty()) {
+    std::string shape;
+    for (std::size_t i = 0; i < launch.cluster.size(); ++i) shape += (i ? "," : "") + formula_words(launch.cluster[i]);
+    words += ", cluster (" + (launch.cluster.size() == 1 ? shape + ",1" : shape) + ")";
+  }
   if (!launch.dynamic_shared_bytes.empty())
     words += ", " + formula_words(launch.dynamic_shared_bytes) + " bytes of dynamic shared memory";
   return words;

@@ -61,6 +61,9 @@ struct DeviceLimits {
   Dim3 max_grid{2147483647u, 65535u, 65535u};
   std::size_t max_shared_per_block = 48 * 1024;  // without an opt-in attribute
   std::size_t max_shared_optin = 227 * 1024;     // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  // Blocks per thread block cluster: 8 is the portable limit, which every sm_90 device allows
+  // (more needs cudaFuncAttributeNonPortableClusterSizeAllowed, which the engine does not set).
+  unsigned max_cluster_blocks = 8;
   unsigned compute_capability = 90;              // major * 10 + minor: 90 for Hopper (the CPU backend's)
   // Multiprocessors: what a persistent kernel sizes its grid by (one block each). The CPU
   // backend says 4, so that such grids loop over tiles at its small sizes too.

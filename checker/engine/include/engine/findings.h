@@ -162,12 +162,16 @@ struct LaunchRejection {
     attribute_too_large,      // cudaFuncSetAttribute(requested bytes) beyond limit, the device's most
     no_extern_shared,         // requested: dynamic bytes, with no extern __shared__ array to hold them
     registers_limit_threads,  // GPU: requested: the block's threads; limit; registers per thread
-    launch_failed,            // GPU: cudaLaunchKernel failed; cuda_error says how
+    launch_failed,            // GPU: cudaLaunchKernel (or cudaLaunchKernelEx) failed; cuda_error says how
     tensor_map_refused,       // cuTensorMapEncodeTiled refused a map the launch needs; cuda_error: the rule
+    empty_cluster,            // shape: the cluster; a dimension is 0
+    cluster_too_large,        // shape: the cluster; requested: its blocks; limit: blocks per cluster (portable)
+    grid_not_whole_clusters,  // shape: the grid; cluster: the cluster, which some grid dimension is no multiple of
   };
   Why why = Why::none;
   std::string kernel;
   Dim3 shape, limit_shape;
+  Dim3 cluster;  // grid_not_whole_clusters: the cluster shape the grid is tiled by
   std::uint64_t requested = 0, limit = 0, static_shared = 0;
   unsigned registers = 0;
   bool attribute_would_help = false;

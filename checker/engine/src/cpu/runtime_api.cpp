@@ -3,9 +3,14 @@
 #include "cuda_cpu/runtime_api.h"
 
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <new>
 
+#include "cpu_backend.h"
 #include "cuda_cpu/compat/cublas_v2.h"
+#include "cuda_cpu/host_launch.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
 #include "engine/backend.h"
@@ -19,6 +24,10 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorInvalidClusterSize: return "a kernel launch error has occurred due to cluster misconfiguration";
     case cudaErrorNotSupported: return "operation not supported";
   }
   return "unrecognized error code";
@@ -31,14 +40,108 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
   }
   return "cudaErrorUnknown";
 }
 
-// Launches are the checker's, and it reports their errors itself.
-cudaError_t cudaGetLastError() { return cudaSuccess; }
-cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+namespace {
+
+// The error of the last launch from host code (the checkers' own launches report theirs
+// themselves), per OS thread as CUDA keeps it.
+thread_local cudaError_t last_error = cudaSuccess;
+thread_local engine::LaunchResult last_launch;
+
+std::map<const void*, const engine::KernelImage*>& kernel_images() {
+  static std::map<const void*, const engine::KernelImage*> images;
+  return images;
+}
+std::mutex& kernel_images_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+cudaError_t error_of(const engine::LaunchResult& r) {
+  using W = engine::LaunchRejection::Why;
+  switch (r.rejected.why) {
+    case W::none: break;
+    case W::empty_cluster:
+    case W::cluster_too_large:
+    case W::grid_not_whole_clusters: return cudaErrorInvalidClusterSize;
+    case W::attribute_too_large:
+    case W::no_extern_shared:
+    case W::tensor_map_refused: return cudaErrorInvalidValue;
+    default: return cudaErrorInvalidConfiguration;
+  }
+  if (r.total(engine::FindingKind::fault) || r.total(engine::FindingKind::timeout)) return cudaErrorLaunchFailure;
+  return cudaSuccess;
+}
+
+cudaError_t host_launch(const void* kernel, const engine::LaunchConfig& config, void** args) {
+  const engine::KernelImage* image = cuda_cpu::registered_kernel_image(kernel);
+  if (image == nullptr) return last_error = cudaErrorInvalidDeviceFunction;
+  static const std::unique_ptr<engine::Backend> backend = engine::cpu::make_cpu_backend();
+  try {
+    last_launch = backend->launch(*image, config, args, engine::RunOptions{});
+  } catch (const engine::Error&) {
+    last_launch = engine::LaunchResult{};
+    return last_error = cudaErrorLaunchFailure;
+  }
+  return last_error = error_of(last_launch);
+}
+
+}  // namespace
+
+bool cuda_cpu::register_kernel_image(const engine::KernelImage* image) {
+  std::lock_guard<std::mutex> hold(kernel_images_lock());
+  kernel_images()[image->address] = image;
+  return true;
+}
+
+const engine::KernelImage* cuda_cpu::registered_kernel_image(const void* kernel) {
+  std::lock_guard<std::mutex> hold(kernel_images_lock());
+  auto found = kernel_images().find(kernel);
+  return found == kernel_images().end() ? nullptr : found->second;
+}
+
+const engine::LaunchResult& cuda_cpu::last_host_launch() { return last_launch; }
+
+cudaError_t cudaGetLastError() {
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return last_error; }
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* kernel, void** args) {
+  if (config == nullptr || kernel == nullptr || (config->numAttrs > 0 && config->attrs == nullptr))
+    return last_error = cudaErrorInvalidValue;
+  engine::LaunchConfig c;
+  c.grid = engine::Dim3(config->gridDim.x, config->gridDim.y, config->gridDim.z);
+  c.block = engine::Dim3(config->blockDim.x, config->blockDim.y, config->blockDim.z);
+  c.dynamic_shared_bytes = config->dynamicSmemBytes;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    if (a.id == cudaLaunchAttributeIgnore) continue;
+    if (a.id != cudaLaunchAttributeClusterDimension) return last_error = cudaErrorNotSupported;
+    c.cluster = engine::Dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+  }
+  return host_launch(kernel, c, args);
+}
+
+cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t dynamic_shared_bytes,
+                             cudaStream_t) {
+  if (kernel == nullptr) return last_error = cudaErrorInvalidValue;
+  engine::LaunchConfig c;
+  c.grid = engine::Dim3(grid.x, grid.y, grid.z);
+  c.block = engine::Dim3(block.x, block.y, block.z);
+  c.dynamic_shared_bytes = dynamic_shared_bytes;
+  return host_launch(kernel, c, args);
+}
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }  // launches are synchronous here
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
 

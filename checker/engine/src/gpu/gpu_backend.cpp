@@ -24,6 +24,29 @@ struct Allocation {
   std::string name;
 };
 
+// Starts the kernel: cudaLaunchKernel, or, for thread block clusters, cudaLaunchKernelEx (its
+// C form, which takes the argument array) with the cluster's shape as a launch attribute, the
+// way to give it at launch time. Returns CUDA's error for the launch; nothing else is checked.
+cudaError_t start_kernel(const KernelImage& kernel, const LaunchConfig& config, void* const* args) {
+  const dim3 grid(config.grid.x, config.grid.y, config.grid.z);
+  const dim3 block(config.block.x, config.block.y, config.block.z);
+  if (config.cluster.count() <= 1)
+    return cudaLaunchKernel(kernel.address, grid, block, const_cast<void**>(args), config.dynamic_shared_bytes, nullptr);
+  cudaLaunchAttribute cluster[1] = {};
+  cluster[0].id = cudaLaunchAttributeClusterDimension;
+  cluster[0].val.clusterDim.x = config.cluster.x;
+  cluster[0].val.clusterDim.y = config.cluster.y;
+  cluster[0].val.clusterDim.z = config.cluster.z;
+  cudaLaunchConfig_t launch = {};
+  launch.gridDim = grid;
+  launch.blockDim = block;
+  launch.dynamicSmemBytes = config.dynamic_shared_bytes;
+  launch.stream = nullptr;
+  launch.attrs = cluster;
+  launch.numAttrs = 1;
+  return cudaLaunchKernelExC(&launch, kernel.address, const_cast<void**>(args));
+}
+
 class GpuBackend final : public Backend {
  public:
   explicit GpuBackend(const BackendSettings& settings) : canaries_(settings.gpu_canaries) {
@@ -141,9 +164,7 @@ class GpuBackend final : public Backend {
     if (result.rejected.refused()) return result;
 
     CUDA_CHECK(cudaEventRecord(start_));
-    cudaError_t launched = cudaLaunchKernel(kernel.address, dim3(config.grid.x, config.grid.y, config.grid.z),
-                                            dim3(config.block.x, config.block.y, config.block.z),
-                                            const_cast<void**>(args), config.dynamic_shared_bytes, nullptr);
+    cudaError_t launched = start_kernel(kernel, config, args);
     if (launched == cudaSuccess) launched = cudaGetLastError();
     if (launched != cudaSuccess) {
       result.rejected.why = LaunchRejection::Why::launch_failed;

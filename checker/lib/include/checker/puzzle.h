@@ -94,6 +94,8 @@ struct PuzzleSpec {
   struct Launch {
     std::vector<std::string> block, grid;  // formulas, x first
     std::string dynamic_shared_bytes;      // formula; empty: none
+    // Thread block clusters (sm_90 or newer): one to three formulas, x first; empty: none.
+    std::vector<std::string> cluster;
   } launch;
   std::vector<std::string> output_tile;  // rows and columns of c that one block computes
 
@@ -127,7 +129,8 @@ struct PuzzleSpec {
   Variables variables(const Dims& d) const;
   // The launch on a device: its formulas may also use SMS, the device's multiprocessors.
   engine::LaunchConfig launch_for(const Dims& d, const engine::DeviceLimits& device) const;
-  // "blocks of 16 × 16 threads, a grid of ceil(n / 16) × ceil(n / 16) blocks"
+  // "blocks of 16 × 16 threads, a grid of ceil(n / 16) × ceil(n / 16) blocks", and
+  // ", cluster (2,1)" when the spec asks for clusters.
   std::string launch_words() const;
   // Global loads one thread may make; 0 when the puzzle sets no budget.
   std::uint64_t load_budget(const Dims& d) const;

@@ -151,6 +151,8 @@ class ShapeBench {
     std::vector<void*> pointers = args.pointers(spec_);
     engine::RunOptions run;
     run.timeout_seconds = 60;  // a correct kernel at 4096³ takes milliseconds; this only ends a hang
+    // The checker's own launch, clusters included (cudaLaunchKernelEx when the spec asks for them),
+    // timed by the backend's events around it.
     engine::LaunchResult r = gpu_.launch(image, spec_.launch_for(dims_, gpu_.limits()), pointers.data(), run);
     if (r.rejected.refused())
       throw engine::Error("--bench: the launch at " + shape_words(dims_) + " was refused: " + refusal_words(r.rejected));
