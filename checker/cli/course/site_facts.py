@@ -60,13 +60,14 @@ class Spec:
         self.size_name = ints[0] if self.square else None
         self.output_name = next(name for kind, name in self.params if "*" in kind and "const" not in kind)
         # "tensor_maps": {"a_map": {"matrix": "a", "box": [columns, rows], "swizzle": 128}}: the kernel
-        # takes a and b as TMA tensor maps of halves, which the checker encodes (spec.cpp, kernel_args.cpp).
+        # takes a and b as TMA tensor maps of halves (and may store c through one of floats), which
+        # the checker encodes (spec.cpp, kernel_args.cpp).
         self.tensor_maps = {name: data["tensor_maps"][name] for kind, name in self.params if "CUtensorMap" in kind}
         self.input_types = {}
         for kind, name in self.params:
             if "*" in kind and "const" in kind:
                 self.input_types[name] = _element(kind)
-            elif name in self.tensor_maps:
+            elif name in self.tensor_maps and self.tensor_maps[name]["matrix"] != "c":
                 self.input_types[self.tensor_maps[name]["matrix"]] = "__half"
         self.requires_gpu = data.get("requires_gpu")
         self.gpu_words = gpu_requirement_words(self.requires_gpu) if self.requires_gpu else None
@@ -281,13 +282,15 @@ def tensor_map_words(spec, tensor_map):
     """One tensor map as the checker encodes it (checker/lib/src/kernel_args.cpp): the row-major
     matrix as a 2-D tensor {columns, rows}, its box, its swizzle, and the driver's rule for rows."""
     matrix = tensor_map["matrix"]
-    columns, rows = ("k", "m") if matrix == "a" else ("n", "k")
+    columns, rows = {"a": ("k", "m"), "b": ("n", "k"), "c": ("n", "m")}[matrix]
+    elements, per_row = ("floats", 4) if matrix == "c" else ("halves", 8)
     box = [_number(evaluate(f, {n: float(v) for n, v in spec.constants.items()})) for f in tensor_map["box"]]
-    words = f"{matrix} as {columns} columns × {rows} rows; boxes of {_times(box)} halves (columns × rows"
+    words = f"{matrix} as {columns} columns × {rows} rows; boxes of {_times(box)} {elements} (columns × rows"
     words += ")" if box == tensor_map["box"] else f": {_times(tensor_map['box'])})"
     swizzle = tensor_map["swizzle"]
     words += f", {swizzle}-byte swizzle" if swizzle else ", no swizzle"
-    words += f"; zeros where a box leaves {matrix}; {columns} a multiple of 8, so that each row of {matrix} " \
+    edge = "tensor stores write only inside c" if matrix == "c" else f"zeros where a box leaves {matrix}"
+    words += f"; {edge}; {columns} a multiple of {per_row}, so that each row of {matrix} " \
              "is a multiple of 16 bytes"
     return words
 

@@ -33,18 +33,19 @@ void KernelArgs::encode_maps(engine::Backend& backend, const PuzzleSpec& spec, c
   const Variables v = spec.variables(d);
   for (const PuzzleSpec::TensorMapParam& t : spec.tensor_maps) {
     // A row-major matrix: dimension 0 runs along a row (columns), dimension 1 over the rows.
-    const bool is_a = t.matrix == 'a';
+    // a (m x k) and b (k x n) hold halves, c (m x n) floats.
+    const char matrix = t.matrix;
     engine::TensorMapRequest r;
-    r.data_type = 6;  // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    r.data_type = matrix == 'c' ? 7 : 6;  // CU_TENSOR_MAP_DATA_TYPE_FLOAT32, _FLOAT16
     r.rank = 2;
-    r.global_address = is_a ? a : b;
-    r.dims[0] = static_cast<std::uint64_t>(is_a ? d.k : d.n);
-    r.dims[1] = static_cast<std::uint64_t>(is_a ? d.m : d.k);
-    r.strides[0] = r.dims[0] * 2;
+    r.global_address = matrix == 'a' ? a : matrix == 'b' ? b : c;
+    r.dims[0] = static_cast<std::uint64_t>(matrix == 'a' ? d.k : d.n);
+    r.dims[1] = static_cast<std::uint64_t>(matrix == 'b' ? d.k : d.m);
+    r.strides[0] = r.dims[0] * (matrix == 'c' ? 4 : 2);
     r.box[0] = static_cast<std::uint32_t>(evaluate(t.box[0], v));
     r.box[1] = static_cast<std::uint32_t>(evaluate(t.box[1], v));
     r.swizzle = t.swizzle_bytes == 0 ? 0 : t.swizzle_bytes == 32 ? 1 : t.swizzle_bytes == 64 ? 2 : 3;
-    (is_a ? a_map : b_map) = backend.encode_tensor_map(r);
+    (matrix == 'a' ? a_map : matrix == 'b' ? b_map : c_map) = backend.encode_tensor_map(r);
   }
 }
 
@@ -63,6 +64,7 @@ std::vector<void*> KernelArgs::pointers(const PuzzleSpec& spec) {
       case ParamRole::beta: out.push_back(&beta); break;
       case ParamRole::a_map: out.push_back(&a_map); break;
       case ParamRole::b_map: out.push_back(&b_map); break;
+      case ParamRole::c_map: out.push_back(&c_map); break;
     }
   }
   out.push_back(nullptr);

@@ -32,9 +32,9 @@ struct KernelArgs {
   void* c;
   int m, n, k;
   float alpha, beta;
-  engine::TensorMap a_map{}, b_map{};  // for kernels that take tensor maps (encode_maps)
+  engine::TensorMap a_map{}, b_map{}, c_map{};  // for kernels that take tensor maps (encode_maps)
 
-  // Encodes the spec's tensor maps of a and b (as they are now) on this backend. Throws
+  // Encodes the spec's tensor maps of a, b and c (as they are now) on this backend. Throws
   // engine::Error with the driver's refusal.
   void encode_maps(engine::Backend& backend, const PuzzleSpec& spec, const Dims& d);
 

@@ -122,11 +122,14 @@ void read_signature(PuzzleSpec& spec, const SpecReader& r) {
       ++ints;
     } else if (p.type == "float" && (p.name == "alpha" || p.name == "beta")) {
       p.role = p.name == "alpha" ? ParamRole::alpha : ParamRole::beta;
-    } else if (!pointer && p.type.find("CUtensorMap") != std::string::npos && (p.name == "a_map" || p.name == "b_map")) {
+    } else if (!pointer && p.type.find("CUtensorMap") != std::string::npos &&
+               (p.name == "a_map" || p.name == "b_map" || p.name == "c_map")) {
       if (p.type.find("__grid_constant__") == std::string::npos || !constant)
         r.fail("signature", "a tensor map is passed as const __grid_constant__ CUtensorMap: '" + piece + "'");
-      p.role = p.name == "a_map" ? ParamRole::a_map : ParamRole::b_map;
-      (p.role == ParamRole::a_map ? spec.a_type : spec.b_type) = ElementType::f16;
+      p.role = p.name == "a_map" ? ParamRole::a_map : p.name == "b_map" ? ParamRole::b_map : ParamRole::c_map;
+      // a and b maps hold halves; c's map is the output's, of floats (the output pointer stays a
+      // parameter: the checker fills and reads it).
+      if (p.role != ParamRole::c_map) (p.role == ParamRole::a_map ? spec.a_type : spec.b_type) = ElementType::f16;
     } else {
       r.fail("signature", "parameter '" + piece + "' is not one the checker can supply (a, b, an output, "
                           "the size n or m, n, k, alpha, beta)");
@@ -157,7 +160,7 @@ void read_signature(PuzzleSpec& spec, const SpecReader& r) {
 void read_tensor_maps(PuzzleSpec& s, const SpecReader& r) {
   const json& d = r.doc_;
   for (const KernelParam& p : s.params) {
-    if (p.role != ParamRole::a_map && p.role != ParamRole::b_map) continue;
+    if (p.role != ParamRole::a_map && p.role != ParamRole::b_map && p.role != ParamRole::c_map) continue;
     const std::string field = "tensor_maps." + p.name;
     if (!d.contains("tensor_maps") || !d.at("tensor_maps").contains(p.name))
       r.fail(field, "the signature takes the tensor map " + p.name + ": say what it maps");
@@ -356,9 +359,10 @@ Variables PuzzleSpec::variables(const Dims& d) const {
 std::string PuzzleSpec::tensor_map_problem(const Dims& d) const {
   for (const TensorMapParam& t : tensor_maps) {
     long columns = t.matrix == 'a' ? d.k : d.n;
-    if ((columns * 2) % 16 != 0)
-      return size_words(d) + ": " + std::string(t.matrix == 'a' ? "k" : "n") +
-             " must be a multiple of 8, so that each row of " + std::string(1, t.matrix) +
+    long element = t.matrix == 'c' ? 4 : 2;  // floats, halves
+    if ((columns * element) % 16 != 0)
+      return size_words(d) + ": " + std::string(t.matrix == 'a' ? "k" : "n") + " must be a multiple of " +
+             std::to_string(16 / element) + ", so that each row of " + std::string(1, t.matrix) +
              " is a multiple of 16 bytes, as tensor maps require";
   }
   return "";

@@ -27,7 +27,7 @@ struct Dims {
 };
 
 // What a kernel parameter stands for; told by its name in the spec's signature.
-enum class ParamRole { a, b, c, size, m, n, k, alpha, beta, a_map, b_map };
+enum class ParamRole { a, b, c, size, m, n, k, alpha, beta, a_map, b_map, c_map };
 
 struct KernelParam {
   std::string type;  // "const float*", "int"
@@ -79,15 +79,16 @@ struct PuzzleSpec {
   // A TMA tensor map the kernel takes (a const __grid_constant__ CUtensorMap parameter),
   // which the checker encodes with cuTensorMapEncodeTiled for the case's matrix: a row-major
   // matrix as a 2-D tensor {columns, rows}, boxes of box[0] columns x box[1] rows (formulas),
-  // with a 0, 32, 64 or 128-byte swizzle; zeros outside the matrix.
+  // with a 0, 32, 64 or 128-byte swizzle; zeros outside the matrix (for c, the output of floats:
+  // tensor stores write only inside it).
   struct TensorMapParam {
     std::string param;               // "a_map"
-    char matrix = 'a';               // 'a' or 'b'
+    char matrix = 'a';               // 'a', 'b' or 'c'
     std::vector<std::string> box;    // columns, rows
     unsigned swizzle_bytes = 128;
   };
   std::vector<TensorMapParam> tensor_maps;
-  // The driver's rule for the maps: every row of a and b a multiple of 16 bytes. Empty when the
+  // The driver's rule for the maps: every row of a mapped matrix a multiple of 16 bytes. Empty when the
   // case has no tensor maps or meets it; otherwise what is wrong, in the size's words.
   std::string tensor_map_problem(const Dims& d) const;
 
