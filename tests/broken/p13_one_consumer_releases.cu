@@ -1,23 +1,20 @@
 // Broken on purpose: only the first consumer warpgroup releases stages, but each empty barrier
-// waits for two arrivals. Expected finding: deadlock, one arrival short.
+// waits for four arrivals (two consumers in each of the cluster's two blocks). Expected finding:
+// deadlock, arrivals short.
 //
 // Checker: (no options)
 // Expect: Deadlock in block
-// Expect: (of 2)
+// Expect: (of 4)
 //
 // Change to solutions/p13_warp_specialization.cu:
 // --- solutions/p13_warp_specialization.cu
 // +++ p13_one_consumer_releases.cu
-// @@ -234,10 +234,10 @@
-//        wgmma_commit();
-//        // The previous step's group is done reading its stage: give that stage back.
-//        wgmma_wait<1>();
-// -      if (s > 0 && threadIdx.x % 128 == 0) mbarrier_arrive(&empty[(step - 1) % STAGES]);
-// +      if (s > 0 && threadIdx.x == 128) mbarrier_arrive(&empty[(step - 1) % STAGES]);
-//      }
-//      wgmma_wait<0>();
-// -    if (threadIdx.x % 128 == 0) mbarrier_arrive(&empty[(step - 1) % STAGES]);
-// +    if (threadIdx.x == 128) mbarrier_arrive(&empty[(step - 1) % STAGES]);
-//      store_tile(d, c, m, n, tile_row * BM + consumer * 64, tile_col * BN);
-//    }
-//  }
+// @@ -328,7 +328,7 @@
+//      float* my_staging = staging + (consumer * 4 + warp) * 2 * EPI_ROWS * EPI_COLS;
+//      // Gives a stage back to the producers of both blocks.
+//      auto release = [&](int stage) {
+// -      if (threadIdx.x % 128 == 0)
+// +      if (threadIdx.x == 128)
+//          for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_cluster(&empty[stage], r);
+//      };
+//      float d[128];

@@ -9,13 +9,13 @@
 // Change to solutions/p13_warp_specialization.cu:
 // --- solutions/p13_warp_specialization.cu
 // +++ p13_registers_down_in_one_thread.cu
-// @@ -195,8 +195,8 @@
-//    __syncthreads();
+// @@ -301,8 +301,8 @@
+//    cluster_sync();
 //
 //    if (warpgroup == 0) {
 // -    registers_down<40>();
 //      if (threadIdx.x == 0) {
 // +      registers_down<40>();
 //        int step = 0;
-//        for (int t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
-//          int tile_row, tile_col;
+//        for (int p = cluster; p < pairs_m * tiles_n; p += clusters) {
+//          int pair_row, pair_col;

@@ -8,13 +8,13 @@
 // Change to solutions/p13_warp_specialization.cu:
 // --- solutions/p13_warp_specialization.cu
 // +++ p13_ring_restarts_per_tile.cu
-// @@ -217,8 +217,8 @@
-//    registers_up<232>();
-//    const int consumer = warpgroup - 1;
-//    float d[128];
-// -  int step = 0;
-//    for (int t = blockIdx.x; t < tiles_m * tiles_n; t += gridDim.x) {
-// +    int step = 0;  // each tile starts the ring again
-//      int tile_row, tile_col;
-//      tile_position(t, tiles_m, tiles_n, tile_row, tile_col);
-//      for (int s = 0; s < steps; ++s, ++step) {
+// @@ -332,8 +332,8 @@
+//          for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_cluster(&empty[stage], r);
+//      };
+//      float d[128];
+// -    int step = 0;
+//      for (int p = cluster; p < pairs_m * tiles_n; p += clusters) {
+// +      int step = 0;  // each tile starts the ring again
+//        int pair_row, pair_col;
+//        pair_position(p, pairs_m, tiles_n, pair_row, pair_col);
+//        const int tile_row = CLUSTER * pair_row + rank, tile_col = pair_col;

@@ -5,6 +5,7 @@
 // CTA that has exited or may not have started, a deadlock across CTAs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -196,6 +197,19 @@ void check_refusal(const LaunchResult& r, const std::string& words, const char* 
   CHECK(f.at.line == line_of("cluster_misuse_kernels.cu", line_text));
 }
 
+// The cluster_order finding that stops the launch: why, which rank, what was used, and the line.
+void check_cluster_order(const LaunchResult& r, std::vector<engine::Finding::ClusterUse> why, bool mbarrier,
+                         const char* line_text) {
+  INFO(describe(r));
+  REQUIRE(!r.findings.empty());  // one per thread that got there before the grid stopped
+  const engine::Finding& f = r.findings.front();
+  for (const auto& each : r.findings) CHECK(each.kind == FindingKind::cluster_order);
+  CHECK(std::find(why.begin(), why.end(), f.cluster_use) != why.end());
+  CHECK(f.cluster_mbarrier == mbarrier);
+  CHECK(f.other_rank == 1 - f.where.block.x % 2);  // the other block of a cluster of two
+  CHECK(f.at.line == line_of("cluster_misuse_kernels.cu", line_text));
+}
+
 }  // namespace
 
 TEST_CASE("cpu: clusters: a multicast before a cluster barrier finds the other CTA's mbarrier not ready") {
@@ -209,9 +223,9 @@ TEST_CASE("cpu: clusters: a multicast before a cluster barrier finds the other C
     CAPTURE(engine::to_string(order));
     DeviceArray<std::uint16_t> out(*be, 2 * 16 * 64, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 128, {2}, 2048 + 8), in_order(order), map, out.get());
-    // Whichever CTA runs first finds the other's mbarrier uninitialized or unordered.
-    check_refusal(r, "of CTA rank", "// finding: not ready");
-    CHECK(r.findings.front().detail.find("cluster barrier") != std::string::npos);
+    // Whichever CTA runs first writes into the other before any cluster barrier.
+    check_cluster_order(r, {engine::Finding::ClusterUse::before_cluster_barrier}, false, "// finding: not ready");
+    CHECK(r.findings.front().is_write);
   }
 }
 
@@ -222,7 +236,8 @@ TEST_CASE("cpu: clusters: reading the shared memory of a CTA that has exited is 
     CAPTURE(engine::to_string(order));
     DeviceArray<int> out(*be, 64 * 2, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), in_order(order), out.get());
-    check_refusal(r, "which has already exited", "// finding: exited");
+    check_cluster_order(r, {engine::Finding::ClusterUse::cta_exited}, false, "// finding: exited");
+    CHECK(!r.findings.front().is_write);
   }
 }
 
@@ -231,7 +246,7 @@ TEST_CASE("cpu: clusters: reading another CTA's shared memory before any cluster
   auto k = cpu_only<void(int*)>(cm::cpu_exchange_without_barrier);
   DeviceArray<int> out(*be, 64 * 2, "out");
   LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), RunOptions{}, out.get());
-  check_refusal(r, "before this thread has waited at any cluster barrier", "// finding: no barrier yet");
+  check_cluster_order(r, {engine::Finding::ClusterUse::before_cluster_barrier}, false, "// finding: no barrier yet");
 }
 
 TEST_CASE("cpu: clusters: an arrival on the wrong CTA's mbarrier leaves the other waiting: a deadlock") {
@@ -261,6 +276,6 @@ TEST_CASE("cpu: clusters: barrier.cluster.wait without an arrive first is a find
   auto be = cpu();
   auto k = cpu_only<void(int*)>(cm::cpu_cluster_wait_without_arrive);
   DeviceArray<int> out(*be, 2, "out");
-  check_refusal(engine::launch(*be, k, clustered(2, 32, {2}), RunOptions{}, out.get()), "without having arrived",
+  check_refusal(engine::launch(*be, k, clustered(2, 32, {2}), RunOptions{}, out.get()), "without this thread's",
                 "// finding: no arrive");
 }

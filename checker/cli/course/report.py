@@ -108,6 +108,7 @@ _KIND_WORDS = {
     "inline_ptx": "inline PTX",
     "deadlock": "deadlock",
     "async_proxy": "shared memory used against the asynchronous units",
+    "cluster_order": "cluster synchronization missing",
 }
 
 

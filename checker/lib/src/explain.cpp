@@ -383,6 +383,35 @@ std::string inline_ptx(const Finding& f, const Style& st) {
          ".\nThe kernel was stopped.";
 }
 
+std::string cluster_order(const Finding& f, const Style& st) {
+  using U = Finding::ClusterUse;
+  const std::string rank = "block rank " + std::to_string(f.other_rank) + " of its cluster";
+  std::string s = f.where.str() + at_line(f.at) + " ";
+  if (f.cluster_mbarrier)
+    s += (f.op.rfind("cp.async.bulk", 0) == 0 ? "copied into shared memory completing an mbarrier of "
+                                               : "used an mbarrier of ") + rank;
+  else
+    s += std::string(f.is_write ? "wrote" : "read") + " shared memory of " + rank;
+  switch (f.cluster_use) {
+    case U::before_cluster_barrier:
+      s += " before waiting at any cluster barrier: that block may not have started yet";
+      break;
+    case U::mbarrier_not_initialized: s += " before that block initialized it"; break;
+    case U::mbarrier_init_unordered:
+      s += ", and no cluster barrier this thread waited at comes after that block initialized it";
+      break;
+    case U::cta_exited: s += " after that block had exited: its shared memory is gone"; break;
+    case U::none: break;
+  }
+  s = st.bold("Cluster synchronization missing") + ": " + s + ".";
+  if (f.cluster_use == U::cta_exited)
+    return s + "\nFix: end the kernel with barrier.cluster.arrive and barrier.cluster.wait in every block, so that "
+               "no block exits while another can still use its shared memory.";
+  return s + "\nFix: set up what other blocks use (mbarrier.init, then fence.mbarrier_init.release.cluster), then "
+             "barrier.cluster.arrive and barrier.cluster.wait in every block, before any block touches another's "
+             "shared memory.";
+}
+
 std::string assertion(const Finding& f, const Style& st) {
   return st.bold("Assertion failed") + " in " + f.where.str() + at_line(f.at) + ": " + f.detail +
          ".\nThe kernel was stopped.";
@@ -441,6 +470,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
         case FindingKind::inline_ptx: piece = first ? inline_ptx(f, st) : ""; break;
         case FindingKind::deadlock: piece = first ? deadlock(f, st) : ""; break;
         case FindingKind::async_proxy: piece = async_proxy(f, st, first); break;
+        case FindingKind::cluster_order: piece = first ? cluster_order(f, st) : ""; break;
       }
       if (piece.empty()) continue;
       text += first ? piece : "\nAlso: " + piece + ".";
@@ -449,7 +479,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
     bool one_stops_all = kind == FindingKind::fault || kind == FindingKind::barrier_divergence ||
                          kind == FindingKind::warp_divergence || kind == FindingKind::warp_misuse ||
                          kind == FindingKind::assertion || kind == FindingKind::inline_ptx ||
-                         kind == FindingKind::deadlock;
+                         kind == FindingKind::deadlock || kind == FindingKind::cluster_order;
     if (total > of_kind.size() && !one_stops_all)
       text += "\n(" + std::to_string(total) + " such findings in all; the first " +
               std::to_string(of_kind.size()) + " are shown.)";
@@ -549,7 +579,8 @@ const std::vector<FindingKind>& finding_order() {
       FindingKind::fault,          FindingKind::timeout,         FindingKind::assertion,
       FindingKind::out_of_bounds,  FindingKind::shared_out_of_bounds, FindingKind::misaligned,
       FindingKind::barrier_divergence, FindingKind::warp_divergence, FindingKind::warp_misuse,
-      FindingKind::inline_ptx,     FindingKind::deadlock,        FindingKind::async_proxy,
+      FindingKind::inline_ptx,     FindingKind::cluster_order,   FindingKind::deadlock,
+      FindingKind::async_proxy,
       FindingKind::shared_race,    FindingKind::async_copy,      FindingKind::uninitialized_shared};
   return order;
 }

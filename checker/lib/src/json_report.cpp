@@ -67,8 +67,21 @@ const char* kind_name(engine::FindingKind kind) {
     case K::inline_ptx: return "inline_ptx";
     case K::deadlock: return "deadlock";
     case K::async_proxy: return "async_proxy";
+    case K::cluster_order: return "cluster_order";
   }
   return "unknown";
+}
+
+const char* cluster_use_name(engine::Finding::ClusterUse use) {
+  using U = engine::Finding::ClusterUse;
+  switch (use) {
+    case U::none: return "none";
+    case U::before_cluster_barrier: return "before_cluster_barrier";
+    case U::mbarrier_not_initialized: return "mbarrier_not_initialized";
+    case U::mbarrier_init_unordered: return "mbarrier_init_unordered";
+    case U::cta_exited: return "cta_exited";
+  }
+  return "none";
 }
 
 const char* async_use_name(engine::Finding::AsyncUse use) {
@@ -224,6 +237,9 @@ json finding_json(const engine::Finding& f) {
   if (f.kind == engine::FindingKind::warp_misuse)
     out["misuse"] = {{"rule", engine::to_string(f.misuse)}, {"value", f.misuse_value}, {"limit", f.misuse_limit},
                      {"subject", f.misuse_subject}};
+  if (f.cluster_use != engine::Finding::ClusterUse::none)
+    out["cluster"] = {{"use", cluster_use_name(f.cluster_use)}, {"other_rank", f.other_rank},
+                      {"mbarrier", f.cluster_mbarrier}};
   if (f.async_use != engine::Finding::AsyncUse::none) {
     out["async_use"] = async_use_name(f.async_use);
     out["swizzle_written"] = f.swizzle_written;

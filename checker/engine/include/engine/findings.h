@@ -27,8 +27,9 @@ enum class FindingKind {
   inline_ptx,            // inline PTX the CPU backend cannot run, or an operand PTX does not allow
   deadlock,              // threads wait (mbarrier, named barrier) for what no thread can still give
   async_proxy,           // shared memory used against the asynchronous units (TMA, wgmma)
+  cluster_order,         // another CTA of the cluster used before a cluster barrier orders it, or after it exited
 };
-inline constexpr std::size_t kFindingKinds = 15;
+inline constexpr std::size_t kFindingKinds = 16;
 
 struct SourceLocation {
   std::string file;
@@ -114,6 +115,19 @@ struct Finding {
   enum class AsyncUse { none, tma_write_pending, wgmma_reading, bulk_store_reading, swizzle_mismatch } async_use =
       AsyncUse::none;
   unsigned swizzle_written = 0, swizzle_read = 0;  // swizzle_mismatch: the TMA's and the descriptor's (bytes)
+
+  // cluster_order: why the use of another CTA of the cluster (its rank: other_rank) was unsafe,
+  // and what was used: its shared memory (read or written, is_write) or one of its mbarriers
+  // (op says how: an arrival, a tensor copy completing it).
+  enum class ClusterUse {
+    none,
+    before_cluster_barrier,    // the thread has waited at no cluster barrier yet
+    mbarrier_not_initialized,  // that CTA has not initialized the mbarrier
+    mbarrier_init_unordered,   // initialized, but after the last cluster barrier the thread waited at
+    cta_exited,                // that CTA has exited: its shared memory is gone
+  } cluster_use = ClusterUse::none;
+  unsigned other_rank = 0;
+  bool cluster_mbarrier = false;
 };
 
 // How efficiently one source location uses memory, as the hardware would serve its warp

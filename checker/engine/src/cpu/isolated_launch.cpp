@@ -173,6 +173,9 @@ class Translator {
     f.misuse_limit = r.misuse_limit;
     f.misuse_subject = r.misuse_subject ? r.misuse_subject : "";
     f.async_use = static_cast<Finding::AsyncUse>(r.async_use);
+    f.cluster_use = static_cast<Finding::ClusterUse>(r.cluster_use);
+    f.other_rank = r.other_rank;
+    f.cluster_mbarrier = r.cluster_mbarrier != 0;
     f.swizzle_written = r.swizzle_written;
     f.swizzle_read = r.swizzle_read;
     return f;

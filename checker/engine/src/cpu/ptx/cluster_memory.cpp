@@ -21,7 +21,24 @@ std::uint64_t cluster_address(unsigned rank, std::uint64_t shared_address) {
   return (shared_address & kWindowMask) | (std::uint64_t{rank} + 1) << kRankShift;
 }
 
-ClusterPlace cluster_place(const Lane& lane, std::uint64_t address, unsigned size) {
+void cluster_order_finding(const Lane& lane, Finding::ClusterUse why, unsigned rank, ClusterAccess how) {
+  Worker& w = worker();
+  RawFinding f{};
+  f.kind = FindingKind::cluster_order;
+  f.block = w.current_block();
+  f.thread = lane.thread->linear;
+  f.line = lane.statement->line;
+  f.file = lane.statement->file;
+  f.pc = lane.site;
+  f.op = lane.instruction ? w.plan().report->intern(lane.instruction->text.c_str()) : "";
+  f.is_write = how.write ? 1 : 0;
+  f.cluster_use = static_cast<std::uint32_t>(why);
+  f.other_rank = rank;
+  f.cluster_mbarrier = how.mbarrier ? 1 : 0;
+  w.stop_grid_with(f);
+}
+
+ClusterPlace cluster_place(const Lane& lane, std::uint64_t address, unsigned size, ClusterAccess how) {
   Worker& here = worker();
   ClusterPlace place;
   std::uint64_t rank_bits = (address >> kRankShift) & 0xFF;
@@ -32,47 +49,29 @@ ClusterPlace cluster_place(const Lane& lane, std::uint64_t address, unsigned siz
     return place;
   }
   ClusterRun* cluster = here.cluster();
-  char what[300];
+  char what[160];
   unsigned rank = static_cast<unsigned>(rank_bits - 1);
   if (cluster == nullptr || rank >= cluster->size()) {
-    std::snprintf(what, sizeof what,
-                  "its .shared::cluster address %#llx names CTA rank %u, and this cluster has %u CTA%s (take such "
-                  "addresses from mapa with a rank below %%cluster_nctarank)",
-                  static_cast<unsigned long long>(address), rank, cluster ? cluster->size() : 1u,
-                  cluster && cluster->size() > 1 ? "s" : "");
+    std::snprintf(what, sizeof what, "its .shared::cluster address %#llx names CTA rank %u; the cluster has %u",
+                  static_cast<unsigned long long>(address), rank, cluster ? cluster->size() : 1u);
     refuse(lane, what);
   }
-  if (cluster->finished(rank)) {
-    std::snprintf(what, sizeof what,
-                  "it uses shared memory of CTA rank %u of its cluster, which has already exited: its shared memory "
-                  "is gone. Every CTA must wait at a cluster barrier (barrier.cluster.arrive + barrier.cluster.wait) "
-                  "before it exits, until the others are done with its shared memory",
-                  rank);
-    refuse(lane, what);
-  }
+  if (cluster->finished(rank)) cluster_order_finding(lane, Finding::ClusterUse::cta_exited, rank, how);
   place.owner = &cluster->member(rank);
   place.rank = rank;
   place.host = place.owner->window_base() + static_cast<std::uintptr_t>(address & kWindowMask);
   if (!place.owner->checks().in_shared_memory(place.host, size)) {
-    std::snprintf(what, sizeof what,
-                  "its .shared::cluster address %#llx is not in the shared memory of CTA rank %u (take it from mapa "
-                  "of a shared address of this kernel)",
+    std::snprintf(what, sizeof what, "its .shared::cluster address %#llx is not in the shared memory of CTA rank %u",
                   static_cast<unsigned long long>(address), rank);
     refuse(lane, what);
   }
   return place;
 }
 
-void require_cluster_barrier(const Lane& lane, const ClusterPlace& place, const char* use) {
+void require_cluster_barrier(const Lane& lane, const ClusterPlace& place, ClusterAccess how) {
   if (!place.remote()) return;
   if (worker().cluster()->barriers_passed(worker().rank(), lane.thread->linear) > 0) return;
-  char what[320];
-  std::snprintf(what, sizeof what,
-                "it %s shared memory of CTA rank %u of its cluster before this thread has waited at any cluster "
-                "barrier: that CTA may not have started yet. Wait at a cluster barrier (barrier.cluster.arrive + "
-                "barrier.cluster.wait) first, after every CTA has set up what the others use",
-                use, place.rank);
-  refuse(lane, what);
+  cluster_order_finding(lane, Finding::ClusterUse::before_cluster_barrier, place.rank, how);
 }
 
 void run_cluster(Lane& lane, const ptx::Instruction& in) {
@@ -111,17 +110,16 @@ void run_cluster(Lane& lane, const ptx::Instruction& in) {
       }
       if (!cluster.barrier_wait(w.rank(), lane.thread->linear, lane.statement->line, lane.statement->file, lane.site,
                                 in.text.c_str()))
-        refuse(lane, "it waits at the cluster barrier without having arrived at it: barrier.cluster.wait waits for "
-                     "the phase of this thread's own barrier.cluster.arrive");
+        refuse(lane, "barrier.cluster.wait without this thread's barrier.cluster.arrive before it");
       return;
     }
     case ptx::Op::mapa: {
       std::uint64_t rank = value(lane, o[2]);
       unsigned size = w.cluster() ? w.cluster()->size() : 1;
       if (rank >= size) {
-        char what[160];
-        std::snprintf(what, sizeof what, "it maps shared memory of CTA rank %llu, and this cluster has %u CTA%s",
-                      static_cast<unsigned long long>(rank), size, size == 1 ? "" : "s");
+        char what[120];
+        std::snprintf(what, sizeof what, "it maps shared memory of CTA rank %llu; the cluster has %u",
+                      static_cast<unsigned long long>(rank), size);
         refuse(lane, what);
       }
       std::uint64_t a = value(lane, o[1]);
@@ -129,8 +127,8 @@ void run_cluster(Lane& lane, const ptx::Instruction& in) {
         // Generic addresses: kernel code would dereference another CTA's memory directly, which
         // the CPU backend's checks cannot follow.
         if (rank != w.rank())
-          refuse(lane, "the CPU backend maps other CTAs' shared memory with mapa.shared::cluster only (then "
-                       "ld/st.shared::cluster, mbarrier ... .shared::cluster): the generic form is not supported");
+          refuse(lane, "the CPU backend maps other CTAs' shared memory with mapa.shared::cluster only, not generic "
+                       "addresses");
         set(lane, o[0], a);
         return;
       }

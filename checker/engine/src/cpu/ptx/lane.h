@@ -51,12 +51,19 @@ struct ClusterPlace {
   bool remote() const { return owner != current_worker; }
 };
 std::uint64_t cluster_address(unsigned rank, std::uint64_t shared_address);
-// Checked: the rank is in the cluster, that CTA has not exited, and `size` bytes from there lie
-// in its shared memory. Refuses it (a finding) otherwise.
-ClusterPlace cluster_place(const Lane& lane, std::uint64_t cluster_address, unsigned size);
+// How an instruction uses another CTA's shared memory, for a cluster_order finding.
+struct ClusterAccess {
+  bool mbarrier = false;  // one of its mbarriers (else plain shared memory)
+  bool write = false;
+};
+// Checked: the rank is in the cluster, that CTA has not exited (a cluster_order finding), and
+// `size` bytes from there lie in its shared memory (an inline_ptx finding otherwise).
+ClusterPlace cluster_place(const Lane& lane, std::uint64_t cluster_address, unsigned size, ClusterAccess how = {});
 // A use of another CTA's shared memory that nothing orders after that CTA started: before any
-// cluster barrier, the other CTA may not even be running yet. Refuses it.
-void require_cluster_barrier(const Lane& lane, const ClusterPlace& place, const char* use);
+// cluster barrier, the other CTA may not even be running yet. A cluster_order finding.
+void require_cluster_barrier(const Lane& lane, const ClusterPlace& place, ClusterAccess how);
+// Stops the grid with a cluster_order finding at the statement's line.
+[[noreturn]] void cluster_order_finding(const Lane& lane, Finding::ClusterUse why, unsigned rank, ClusterAccess how);
 
 // A load or store the statement makes for the thread `t` (another lane, for collectives):
 // checked and profiled as that thread's access at the statement's line.

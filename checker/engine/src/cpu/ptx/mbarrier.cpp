@@ -23,7 +23,7 @@ Worker& worker() { return *current_worker; }
 ClusterPlace barrier_place(Lane& lane, const ptx::Operand& o) {
   std::uint64_t a = address(lane, o);
   if (a % 8 != 0) refuse(lane, "an mbarrier must be 8-byte aligned in shared memory");
-  if (lane.instruction->space == ptx::Space::shared_cluster) return cluster_place(lane, a, 8);
+  if (lane.instruction->space == ptx::Space::shared_cluster) return cluster_place(lane, a, 8, ClusterAccess{true, true});
   ClusterPlace own;
   own.owner = &worker();
   own.rank = worker().rank();
@@ -34,7 +34,7 @@ ClusterPlace barrier_place(Lane& lane, const ptx::Operand& o) {
 
 std::uintptr_t barrier_address(Lane& lane, const ptx::Operand& o) {
   ClusterPlace place = barrier_place(lane, o);
-  if (place.remote()) refuse(lane, "this mbarrier instruction works on the thread's own CTA's mbarriers only (.shared::cta)");
+  if (place.remote()) refuse(lane, "this mbarrier instruction takes the thread's own CTA's mbarriers only");
   return place.host;
 }
 
@@ -153,15 +153,12 @@ MBarrier& usable_mbarrier(Lane& lane, const ClusterPlace& place, const char* use
   Worker& here = worker();
   std::uint32_t passed = here.cluster()->barriers_passed(here.rank(), lane.thread->linear);
   if (b.initialized && passed > b.init_cluster_phase) return b;
-  char what[420];
-  std::snprintf(what, sizeof what,
-                "it %s an mbarrier of CTA rank %u of its cluster %s. Initialize every CTA's mbarriers, then "
-                "fence.mbarrier_init.release.cluster and a cluster barrier (barrier.cluster.arrive + "
-                "barrier.cluster.wait) in every CTA, before any CTA uses another's",
-                use, place.rank,
-                b.initialized ? "after no cluster barrier that this thread waited at since that CTA initialized it"
-                              : "that that CTA has not initialized (mbarrier.init) yet");
-  refuse(lane, what);
+  const ClusterAccess how{true, true};
+  if (passed == 0) cluster_order_finding(lane, Finding::ClusterUse::before_cluster_barrier, place.rank, how);
+  cluster_order_finding(lane,
+                        b.initialized ? Finding::ClusterUse::mbarrier_init_unordered
+                                      : Finding::ClusterUse::mbarrier_not_initialized,
+                        place.rank, how);
 }
 
 void run_mbarrier(Lane& lane, const ptx::Instruction& in) {

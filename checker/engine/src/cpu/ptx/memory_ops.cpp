@@ -29,8 +29,8 @@ void load_store(Lane& lane, const ptx::Instruction& in) {
   if (in.space == ptx::Space::shared_cluster) {
     // Distributed shared memory: this CTA's or another's of the cluster. Another CTA's
     // accesses are not race-checked (its checks follow its own threads only).
-    ClusterPlace place = cluster_place(lane, address(lane, addr), size);
-    require_cluster_barrier(lane, place, load ? "reads" : "writes");
+    ClusterPlace place = cluster_place(lane, address(lane, addr), size, ClusterAccess{false, !load});
+    require_cluster_barrier(lane, place, ClusterAccess{false, !load});
     host = place.host;
     if (!place.remote()) access(lane, *lane.thread, host, size, !load);
     else if (!load) place.owner->checks().written_from_other_cta(host, size);

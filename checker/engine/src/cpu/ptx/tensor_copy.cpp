@@ -91,12 +91,12 @@ std::vector<LoadTarget> load_targets(Lane& lane, const ptx::Instruction& in, std
   std::vector<LoadTarget> targets;
   auto add = [&](std::uint64_t box_address, std::uint64_t barrier_address) {
     LoadTarget t;
-    t.box = cluster_place(lane, box_address, static_cast<unsigned>(bytes));
-    t.barrier = cluster_place(lane, barrier_address, 8);
+    t.box = cluster_place(lane, box_address, static_cast<unsigned>(bytes), ClusterAccess{false, true});
+    t.barrier = cluster_place(lane, barrier_address, 8, ClusterAccess{true, true});
     if (t.box.owner != t.barrier.owner)
       refuse(lane, "its destination and its mbarrier are in different CTAs of the cluster: a tensor copy completes "
                    "an mbarrier of the CTA it writes to");
-    require_cluster_barrier(lane, t.box, "writes to");
+    require_cluster_barrier(lane, t.box, ClusterAccess{false, true});
     targets.push_back(t);
   };
   if (!in.multicast) {
