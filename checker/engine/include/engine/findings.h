@@ -143,7 +143,6 @@ struct TensorCopyProfile {
   bool store = false;      // shared to global (.global.shared::cta): no mbarrier
   bool multicast = false;  // .multicast::cluster: each destination CTA counts as one copy
   std::string barrier;     // loads: the mbarrier's shared element ("full[2]", "smem[98304]")
-  std::vector<long> barrier_dims;
   std::uint64_t copies = 0;  // boxes, one per destination CTA
   std::uint64_t bytes = 0;   // the boxes' bytes (loads: zero fill included, the transaction bytes)
   // Loads: the mbarrier phases (stage uses) those bytes went to, over all CTAs; bytes / phases

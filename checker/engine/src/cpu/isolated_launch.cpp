@@ -196,6 +196,14 @@ void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::
 
 // Where the groups of a deadlock wait, with the calls that led there (an mbarrier wait in a
 // helper, called from the kernel's line).
+// Where a line site (access_checks.h) is.
+SourceLocation line_site_location(Site site) {
+  SourceLocation at;
+  at.file = site_file(site);
+  at.line = static_cast<int>(site_line(site));
+  return at;
+}
+
 void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& report, const std::string& kernel_source) {
   std::vector<std::uintptr_t> sites;
   for (std::uint32_t i = 0; i < report.kept; ++i)
@@ -344,11 +352,12 @@ LaunchResult launch_isolated(GridPlan& plan) {
     p.site = raw.site;
     p.store = raw.store;
     p.multicast = raw.multicast;
-    if (!raw.store) translate.shared_name(raw.barrier_slot, raw.barrier_offset, 8, p.barrier, p.barrier_dims);
+    std::vector<long> dims;
+    if (!raw.store) translate.shared_name(raw.barrier_slot, raw.barrier_offset, 8, p.barrier, dims);
     p.copies = raw.copies;
     p.bytes = raw.bytes;
     p.phases = raw.phases;
-    if (raw.site & kLineSite) p.at = SourceLocation{site_file(raw.site), static_cast<int>(site_line(raw.site))};
+    if (raw.site & kLineSite) p.at = line_site_location(raw.site);
     else profile_sites.push_back(raw.site);
     result.tensor_copies.push_back(p);
   }
@@ -361,7 +370,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     p.n = raw.n;
     p.instructions = raw.instructions;
     p.flops = raw.flops;
-    if (raw.site & kLineSite) p.at = SourceLocation{site_file(raw.site), static_cast<int>(site_line(raw.site))};
+    if (raw.site & kLineSite) p.at = line_site_location(raw.site);
     else profile_sites.push_back(raw.site);
     result.warpgroup_mma.push_back(p);
   }
