@@ -70,8 +70,9 @@ void print_async_profile(const CpuMeasure& measure, const std::string& source, c
   std::vector<WarpgroupMmaRow> mmas = warpgroup_mma_rows(measure.profile_run);
   if (copies.empty() && mmas.empty()) return;
   std::vector<std::string> lines = read_lines(source);
-  bool approximate = false;
+  const char* moved = "~: the compiler moved this code; the line is the nearest one. ";
   if (!copies.empty()) {
+    bool approximate = false;
     std::printf("%s\n", st.bold("Tensor copies (TMA), per line and mbarrier").c_str());
     std::printf("  %5s  %-9s %-16s %7s %11s %7s %11s  %s\n", "line", "copy", "mbarrier", "copies", "bytes", "phases",
                 "bytes/phase", "code");
@@ -97,10 +98,12 @@ void print_async_profile(const CpuMeasure& measure, const std::string& source, c
         shared += (shared.empty() ? "" : ", ") + barrier + " " + count_words(double(b.first) / double(b.second));
     if (!shared.empty())
       std::printf("  Bytes per phase from all lines together (what expect_tx should announce): %s.\n", shared.c_str());
-    std::printf("  (A phase is one use of a stage: the bytes that one completion of its mbarrier waited for. A "
-                "multicast copy counts once per CTA it lands in.)\n\n");
+    std::printf("  (%sA phase is one use of a stage: the bytes that one completion of its mbarrier waited for. A "
+                "multicast copy counts once per CTA it lands in.)\n\n",
+                approximate ? moved : "");
   }
   if (!mmas.empty()) {
+    bool approximate = false;
     std::printf("%s\n", st.bold("Warpgroup MMA (wgmma), per warpgroup and line").c_str());
     std::printf("  %9s  %5s  %-14s %9s %15s  %s\n", "warpgroup", "line", "instruction", "issued", "flops", "code");
     for (const WarpgroupMmaRow& r : mmas) {
@@ -109,10 +112,10 @@ void print_async_profile(const CpuMeasure& measure, const std::string& source, c
                   instruction_words(r).c_str(), count_words(double(r.instructions)).c_str(),
                   r.op == Op::mma ? count_words(double(r.flops)).c_str() : "", source_line(lines, r.line).c_str());
     }
-    std::printf("  (Issued: once per warpgroup of 128 threads, summed over the blocks. An m64nNk16 does 2 x 64 x N "
-                "x 16 flops.)\n\n");
+    std::printf("  (%sIssued: once per warpgroup of 128 threads, summed over the blocks. An m64nNk16 does 2 x 64 x "
+                "N x 16 flops.)\n\n",
+                approximate ? moved : "");
   }
-  if (approximate) std::printf("  (~: the compiler moved this code; the line is the nearest one.)\n\n");
 }
 
 }  // namespace checker
