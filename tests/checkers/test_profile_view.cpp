@@ -1,9 +1,14 @@
 // --profile: the checker's table of bank conflicts and sectors per source line (CPU backend),
-// and Nsight Compute's counters for the same launch (GPU).
+// its tables of Hopper's tensor copies and warpgroup MMAs, and Nsight Compute's counters for the
+// same launch (GPU).
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "backend_fixture.h"
 #include "process.h"
@@ -78,6 +83,52 @@ TEST_CASE("cpu: --profile of the tiled kernel: no conflicts, 4 sectors per warp 
   CHECK(load_a.find("4.0 sectors/req") != std::string::npos);
   CHECK(r.output.find("Every request takes the fewest wavefronts or sectors it can: no bank conflicts, no "
                       "scattered loads.") != std::string::npos);
+  // No tensor copies, no wgmma: no tables for them.
+  CHECK(r.output.find("Tensor copies") == std::string::npos);
+  CHECK(r.output.find("Warpgroup MMA") == std::string::npos);
+}
+
+TEST_CASE("cpu: --profile of the TMA and wgmma kernel adds its tensor copies per stage use and its wgmmas") {
+  test_support::note_started();
+  const std::string json_path = std::string(TEST_BIN_DIR) + "/p12_profile_view.json";
+  std::remove(json_path.c_str());
+  auto r = run_program(bin("p12_tma_wgmma_solution"),
+                       {"--backend=cpu", "--profile", "--size=256", "--json=" + json_path});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+  if (!PUZZLES_INSTRUMENTED) return;
+  // 2 x 2 blocks, 4 steps of k each on 4 stages: each stage's "full" mbarrier completes once per
+  // block, receiving a's tile and b's two boxes, 16 KB + 2 x 8 KB.
+  auto copies = r.output.find("Tensor copies (TMA), per line and mbarrier\n");
+  REQUIRE(copies != std::string::npos);
+  CHECK(r.output.find(" load      shared[131072]        12     131,072       4      32,768  ", copies) !=
+        std::string::npos);
+  auto mma = r.output.find("Warpgroup MMA (wgmma), per warpgroup and line\n", copies);
+  REQUIRE(mma != std::string::npos);
+  // One consumer warpgroup: 2 m64n128k16 per slice of 16, 4 slices per step, 16 steps in all;
+  // their flops are the product's 2 m n k.
+  CHECK(r.output.find("  m64n128k16           128      33,554,432  ", mma) != std::string::npos);
+  CHECK(r.output.find("  commit_group          16  ", mma) != std::string::npos);
+  CHECK(r.output.find("  wait_group 1          16  ", mma) != std::string::npos);
+
+  std::ifstream in(json_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json kernel = nlohmann::json::parse(text.str())["profile"]["cpu"][0];
+  std::uint64_t bytes = 0, flops = 0, commits = 0;
+  for (const nlohmann::json& row : kernel["tensor_copies"]) {
+    CHECK(row["store"] == false);
+    CHECK(row["phases"] == 4);
+    bytes += row["bytes"].get<std::uint64_t>();
+  }
+  for (const nlohmann::json& row : kernel["warpgroup_mma"]) {
+    CHECK(row["warpgroup"] == 0);
+    flops += row["flops"].get<std::uint64_t>();
+    if (row["instruction"] == "commit_group") commits += row["issued"].get<std::uint64_t>();
+  }
+  CHECK(bytes == 4 * 4 * 32768);  // blocks x steps x (A_BYTES + B_BYTES)
+  CHECK(flops == 2ull * 256 * 256 * 256);
+  CHECK(commits == 16);
 }
 
 TEST_CASE("gpu: --profile on the GPU adds Nsight Compute's counters, or says why it could not read them" *

@@ -22,6 +22,33 @@ __global__ void hopper_tma_box(const __grid_constant__ CUtensorMap map, int c0, 
   for (int i = threadIdx.x; i < bytes / 2; i += blockDim.x) out[i] = reinterpret_cast<const uint16_t*>(smem)[i];
 }
 
+// Boxes of `in_map` loaded at (c0 + 64 i, c1) for i < boxes, each stored back to `out_map` at
+// the same place: two stages in turn, each with its mbarrier, so the profile has known counts.
+__global__ void hopper_tma_round_trip(const __grid_constant__ CUtensorMap in_map,
+                                      const __grid_constant__ CUtensorMap out_map, int c0, int c1, int bytes,
+                                      int boxes) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  const uint32_t bar = shared_address(smem + 2 * 16384);  // two stages of up to 16 KB, then two mbarriers
+  if (threadIdx.x == 0) {
+    mbarrier_init(bar, 1);
+    mbarrier_init(bar + 8, 1);
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  for (int i = 0; i < boxes; ++i) {
+    const int stage = i % 2;
+    const uint32_t stage_bar = bar + 8 * stage, tile = shared_address(smem + stage * 16384);
+    bulk_wait_all();  // the stage's last store has read it
+    mbarrier_expect_tx(stage_bar, bytes);
+    tma_load_2d(tile, &in_map, c0 + 64 * i, c1, stage_bar);
+    mbarrier_wait(stage_bar, (i / 2) % 2);
+    tma_store_2d(&out_map, c0 + 64 * i, c1, tile);
+    bulk_commit();
+  }
+  bulk_wait_all();
+}
+
 // wgmma with the operands written into shared memory by the threads, in each mode's layout:
 // a 64 x 64 K-major with a 128-byte swizzle; b 64 x N. mode 0: b K-major (N rows of 64 k), N = 64;
 // 1: b MN-major (64 k-rows of 64 columns), N = 64; 2: the same, N = 128 (two 64-column blocks,

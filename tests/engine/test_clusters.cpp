@@ -173,6 +173,35 @@ BACKEND_TEST("clusters: a multicast tensor copy lands in every CTA of the mask a
   }
 }
 
+TEST_CASE("cpu: the profile counts a multicast copy once per CTA it lands in, and each mbarrier phase once") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  const unsigned clusters = 3, rows = 16 * clusters;
+  DeviceArray<std::uint16_t> global(*be, 64 * rows, "tensor");
+  global.upload(std::vector<std::uint16_t>(64 * rows, 1));
+  CUtensorMap map = rows_map(*be, global.get(), rows);
+  auto multicast =
+      engine::Kernel<void(CUtensorMap, std::uint16_t*)>(ck::cpu_cluster_multicast(), ck::gpu_cluster_multicast());
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<std::uint16_t> out(*be, 2 * clusters * 16 * 64, "out");
+    RunOptions options = in_order(order);
+    options.profile = true;
+    LaunchResult r = engine::launch(*be, multicast, clustered(2 * clusters, 128, {2}, 2048 + 8), options, map, out.get());
+    require_clean(r);
+    // Both CTAs of each cluster multicast half a box (1 KB) to both: 4 copies per cluster, and
+    // each CTA's mbarrier receives the two halves in its one phase.
+    REQUIRE(r.tensor_copies.size() == 1);
+    const engine::TensorCopyProfile& t = r.tensor_copies[0];
+    CHECK(t.multicast);
+    CHECK_FALSE(t.store);
+    CHECK(t.barrier == "smem[2048]");
+    CHECK(t.copies == 4 * clusters);
+    CHECK(t.bytes == 4 * clusters * 1024);
+    CHECK(t.phases == 2 * clusters);
+  }
+}
+
 // --- mistakes, on the CPU backend ---------------------------------------------------------------
 
 namespace {

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -346,7 +348,7 @@ struct GemmRun {
 using GemmSignature = void(CUtensorMap, CUtensorMap, float*, int, int, int);
 
 GemmRun run_gemm(engine::Backend& be, const engine::Kernel<GemmSignature>& gemm, const GemmInputs& in, int blocks,
-                 engine::ThreadOrder order = engine::ThreadOrder::forward) {
+                 engine::ThreadOrder order = engine::ThreadOrder::forward, bool profile = false) {
   DeviceArray<__half> da(be, in.a.size(), "a"), db(be, in.b.size(), "b");
   DeviceArray<float> dc(be, std::size_t(in.m) * in.n, "c");
   da.upload(in.a);
@@ -357,6 +359,7 @@ GemmRun run_gemm(engine::Backend& be, const engine::Kernel<GemmSignature>& gemm,
   be.set_max_dynamic_shared_bytes(gemm.image(be.kind()), kGemmShared);
   RunOptions options;
   options.order = order;
+  options.profile = profile;
   GemmRun run;
   run.result = engine::launch(be, gemm, LaunchConfig{unsigned(blocks), kGemmThreads, kGemmShared}, options, a_map,
                               b_map, dc.get(), in.m, in.n, in.k);
@@ -518,4 +521,137 @@ TEST_CASE("cpu: a wgmma that half of the warpgroup skips: the other half waits f
   }
   CHECK(waiting);
   CHECK(returned);
+}
+
+// --- --profile: what the asynchronous units did -------------------------------------------------
+
+TEST_CASE("cpu: the profile counts the GEMM's tensor copies per stage use and its wgmmas per warpgroup") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  auto gemm = kernel<GemmSignature>(h::cpu_hopper_gemm_ws, h::gpu_hopper_gemm_ws);
+  // 2 x 2 tiles of 128 x 128, 2 steps of k each, on 2 blocks: each block 2 tiles, 4 steps, so its
+  // stages 0, 1, 2, 0; every step a box of a (128 x 64) and one of b (64 x 64 x 2), 16 KB each.
+  GemmRun run = run_gemm(*be, gemm, gemm_inputs(256, 256, 128), 2, engine::ThreadOrder::forward, true);
+  require_clean(run.result);
+  const std::uint64_t kBox = 16384, steps = 2 * 4;
+  // full[s] lies after the 3 stages of a and b, at smem[98304 + 8 s].
+  std::map<std::string, std::uint64_t> copies, bytes, phases;
+  std::set<std::uintptr_t> sites;
+  for (const engine::TensorCopyProfile& t : run.result.tensor_copies) {
+    CAPTURE(t.barrier);
+    CHECK_FALSE(t.store);
+    CHECK_FALSE(t.multicast);
+    CHECK(t.at.known());
+    CHECK(t.bytes == t.copies * kBox);
+    CHECK(t.phases == t.copies);  // one box per stage use from each of the two copy sites
+    copies[t.barrier] += t.copies;
+    bytes[t.barrier] += t.bytes;
+    phases[t.barrier] = std::max(phases[t.barrier], t.phases);
+    sites.insert(t.site);
+  }
+  CHECK(sites.size() == 2);
+  CHECK(copies == std::map<std::string, std::uint64_t>{{"smem[98304]", 8}, {"smem[98312]", 4}, {"smem[98320]", 4}});
+  CHECK(bytes["smem[98304]"] == 8 * kBox);
+  CHECK(phases == std::map<std::string, std::uint64_t>{{"smem[98304]", 4}, {"smem[98312]", 2}, {"smem[98320]", 2}});
+  // Per stage use: both copies' bytes, what expect_tx announces.
+  CHECK(bytes["smem[98312]"] / phases["smem[98312]"] == 2 * kBox);
+
+  // The two consumer warpgroups (1 and 2) each: 4 m64n128k16 per step, one commit and one
+  // wait_group 0 per step. The producer (warpgroup 0) issues none.
+  using Op = engine::WarpgroupMmaProfile::Op;
+  std::map<std::pair<unsigned, Op>, std::uint64_t> issued, flops;
+  for (const engine::WarpgroupMmaProfile& w : run.result.warpgroup_mma) {
+    CHECK(w.at.known());
+    if (w.op == Op::mma) CHECK(w.n == 128);
+    if (w.op == Op::wait_group) CHECK(w.n == 0);
+    issued[{w.warpgroup, w.op}] += w.instructions;
+    flops[{w.warpgroup, w.op}] += w.flops;
+  }
+  CHECK(issued.size() == 6);
+  for (unsigned g : {1u, 2u}) {
+    CAPTURE(g);
+    CHECK(issued[{g, Op::mma}] == 4 * steps);
+    CHECK(flops[{g, Op::mma}] == 4 * steps * 2 * 64 * 128 * 16);
+    CHECK(issued[{g, Op::commit_group}] == steps);
+    CHECK(issued[{g, Op::wait_group}] == steps);
+    CHECK(flops[{g, Op::commit_group}] == 0);
+  }
+}
+
+TEST_CASE("cpu: the profile counts tensor stores, and loads on two stages, per line") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  constexpr unsigned kWidth = 256, kHeight = 64;
+  std::vector<std::uint16_t> tensor(kWidth * kHeight);
+  for (std::size_t i = 0; i < tensor.size(); ++i) tensor[i] = static_cast<std::uint16_t>(1 + i);
+  DeviceArray<std::uint16_t> in(*be, tensor.size(), "in"), out(*be, tensor.size(), "out");
+  in.upload(tensor);
+  out.upload(std::vector<std::uint16_t>(tensor.size(), 0));
+  auto map_of = [&](const void* address) {
+    engine::TensorMapRequest r;
+    r.rank = 2;
+    r.global_address = address;
+    r.dims[0] = kWidth;
+    r.dims[1] = kHeight;
+    r.strides[0] = kWidth * 2;
+    r.box[0] = 64;
+    r.box[1] = 16;
+    r.swizzle = 3;
+    return as_cu(be->encode_tensor_map(r));
+  };
+  auto trip = kernel<void(CUtensorMap, CUtensorMap, int, int, int, int)>(h::cpu_hopper_tma_round_trip,
+                                                                         h::gpu_hopper_tma_round_trip);
+  RunOptions options;
+  options.profile = true;
+  const int bytes = 64 * 16 * 2, boxes = 4, row = 8;
+  LaunchResult r = engine::launch(*be, trip, LaunchConfig{1, 128, 2 * 16384 + 16}, options, map_of(in.get()),
+                                  map_of(out.get()), 0, row, bytes, boxes);
+  require_clean(r);
+  // The stores wrote back rows 8 .. 23, every column, and nothing else.
+  std::vector<std::uint16_t> got = out.download();
+  std::size_t wrong = 0;
+  for (unsigned i = 0; i < tensor.size(); ++i) {
+    bool stored = i / kWidth >= row && i / kWidth < row + 16u;
+    if (got[i] != (stored ? tensor[i] : 0)) ++wrong;
+  }
+  CHECK(wrong == 0);
+
+  const int load_line = line_of("hopper_kernels.cu", "tma_load_2d(tile, &in_map");
+  const int store_line = line_of("hopper_kernels.cu", "tma_store_2d(&out_map");
+  std::map<std::string, const engine::TensorCopyProfile*> loads;
+  const engine::TensorCopyProfile* store = nullptr;
+  for (const engine::TensorCopyProfile& t : r.tensor_copies) {
+    if (t.store) {
+      REQUIRE(store == nullptr);
+      store = &t;
+    } else {
+      loads[t.barrier] = &t;
+    }
+  }
+  REQUIRE(store != nullptr);
+  CHECK(store->at.line == store_line);
+  CHECK(store->copies == 4);
+  CHECK(store->bytes == 4u * bytes);
+  CHECK(store->barrier.empty());
+  REQUIRE(loads.size() == 2);
+  for (const char* barrier : {"smem[32768]", "smem[32776]"}) {
+    CAPTURE(barrier);
+    REQUIRE(loads.count(barrier));
+    const engine::TensorCopyProfile& l = *loads[barrier];
+    CHECK(l.at.line == load_line);
+    CHECK(l.copies == 2);
+    CHECK(l.bytes == 2u * bytes);
+    CHECK(l.phases == 2);
+  }
+  CHECK(r.warpgroup_mma.empty());
+}
+
+TEST_CASE("cpu: without the profile option nothing of the asynchronous units is counted") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  auto gemm = kernel<GemmSignature>(h::cpu_hopper_gemm_ws, h::gpu_hopper_gemm_ws);
+  GemmRun run = run_gemm(*be, gemm, gemm_inputs(128, 128, 64), 1);
+  require_clean(run.result);
+  CHECK(run.result.tensor_copies.empty());
+  CHECK(run.result.warpgroup_mma.empty());
 }

@@ -156,6 +156,15 @@ void CaseRunner::judge_profile(BackendOutcome& o, const Dims& d) const {
 
 engine::LaunchResult CaseRunner::profile(const Case& c, const CaseInputs& in) const {
   DeviceCase device(backend_, spec_, c.dims, in.problem);
+  engine::LaunchResult refused;
+  try {
+    device.args.encode_maps(backend_, spec_, c.dims);  // as the case itself ran
+  } catch (const engine::Error& e) {
+    refused.rejected.why = engine::LaunchRejection::Why::tensor_map_refused;
+    refused.rejected.kernel = image_.name;
+    refused.rejected.cuda_error = e.what();
+    return refused;
+  }
   engine::RunOptions run;
   run.timeout_seconds = 2 * timeout_for(c.dims);  // logging every access takes longer
   run.profile = true;

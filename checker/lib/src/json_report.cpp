@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "checker/explain.h"
+#include "async_profile_report.h"
 #include "profile_report.h"
 
 namespace checker {
@@ -304,7 +305,24 @@ json profile_json(const engine::LaunchResult& profiled) {
     }
     rows.push_back(row);
   }
-  return {{"rows", rows}, {"truncated", profiled.profile_truncated}};
+  json copies = json::array();
+  for (const TensorCopyRow& r : tensor_copy_rows(profiled))
+    copies.push_back({{"line", r.line}, {"approximate", r.approximate}, {"store", r.store}, {"multicast", r.multicast},
+                      {"mbarrier", r.store ? json(nullptr) : json(r.barrier)}, {"copies", r.copies}, {"bytes", r.bytes},
+                      {"phases", r.phases}});
+  json mmas = json::array();
+  for (const WarpgroupMmaRow& r : warpgroup_mma_rows(profiled)) {
+    using Op = engine::WarpgroupMmaProfile::Op;
+    mmas.push_back({{"warpgroup", r.warpgroup}, {"line", r.line}, {"approximate", r.approximate},
+                    {"instruction", engine::to_string(r.op)},
+                    {"shape", r.op == Op::mma ? json(instruction_words(r)) : json(nullptr)},
+                    {"pending", r.op == Op::wait_group ? json(r.n) : json(nullptr)}, {"issued", r.instructions},
+                    {"flops", r.flops}});
+  }
+  return {{"rows", rows},
+          {"truncated", profiled.profile_truncated || profiled.async_profile_truncated},
+          {"tensor_copies", copies},
+          {"warpgroup_mma", mmas}};
 }
 
 }  // namespace checker

@@ -42,7 +42,8 @@ nlohmann::json bench_row_json(const BenchRow& r);
 // One case: its shape, verdict, and what each backend that ran it found.
 nlohmann::json case_json(const PuzzleSpec& spec, const Case& c, std::size_t index, bool passed, const CaseInputs& in,
                          const BackendOutcome* gpu, const BackendOutcome* cpu);
-// The per-line memory profile of one launch (profile_report.h's rows).
+// The per-line memory profile of one launch (profile_report.h's rows), and its tensor copies and
+// warpgroup MMAs (async_profile_report.h).
 nlohmann::json profile_json(const engine::LaunchResult& profiled);
 
 }  // namespace checker

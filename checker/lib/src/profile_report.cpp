@@ -14,14 +14,6 @@
 namespace checker {
 namespace {
 
-std::string source_line(const std::vector<std::string>& lines, int line) {
-  if (line < 1 || line > static_cast<int>(lines.size())) return "";
-  std::string text = lines[line - 1];
-  auto start = text.find_first_not_of(" \t");
-  text = start == std::string::npos ? "" : text.substr(start);
-  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
-
 std::string shell_quoted(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -40,17 +32,6 @@ const char* const kGlobalStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op
 const char* const kDramRead = "dram__bytes_read.sum";
 const char* const kDramWritten = "dram__bytes_write.sum";
 const char* const kDuration = "gpu__time_duration.sum";
-
-std::string count_words(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
-  std::string digits = buf, out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 // "shared loads   1,024 requests, 8,192 wavefronts: 8.0 per request"
 void print_counter_row(const char* what, double requests, double cost, const char* unit) {
@@ -82,13 +63,6 @@ std::string first_error_line(const std::string& text) {
   return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-std::vector<std::string> read_lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
 std::string access_words(const ProfileRow& r) {
   std::string s = r.write ? "store" : "load";
   if (r.access_size == 16) s += " x16";
@@ -98,6 +72,32 @@ std::string access_words(const ProfileRow& r) {
 }
 
 }  // namespace
+
+std::string source_line(const std::vector<std::string>& lines, int line) {
+  if (line < 1 || line > static_cast<int>(lines.size())) return "";
+  std::string text = lines[line - 1];
+  auto start = text.find_first_not_of(" \t");
+  text = start == std::string::npos ? "" : text.substr(start);
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+std::string count_words(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  std::string digits = buf, out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
 
 std::vector<ProfileRow> profile_rows(const engine::LaunchResult& profiled) {
   // The engine reports per code address; an unrolled line has several: merge them.

@@ -12,6 +12,12 @@
 
 namespace checker {
 
+// The text of line `line` of a source file's `lines`, trimmed to fit a table's last column.
+std::string source_line(const std::vector<std::string>& lines, int line);
+std::vector<std::string> read_lines(const std::string& path);
+// 1234567 as "1,234,567".
+std::string count_words(double v);
+
 // One row per source line and kind of access (shared or global, load or store), costliest first.
 struct ProfileRow {
   int line = 0;

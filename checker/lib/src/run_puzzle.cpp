@@ -10,6 +10,7 @@
 #include "checker/output.h"
 #include "kernel_run.h"
 #include "json_report.h"
+#include "async_profile_report.h"
 #include "profile_report.h"
 
 namespace checker {
@@ -119,6 +120,8 @@ nlohmann::json profiles_json(const PuzzleSpec& spec, const std::vector<std::opti
       one["shape"] = dims_json(measures[k]->dims);
       one["rows"] = p["rows"];
       one["truncated"] = p["truncated"];
+      one["tensor_copies"] = p["tensor_copies"];
+      one["warpgroup_mma"] = p["warpgroup_mma"];
     }
     kernels.push_back(one);
   }
@@ -134,6 +137,7 @@ void print_profiles(const PuzzleSpec& spec, const Options& opt, const std::strin
     std::string name = several ? PuzzleSpec::kernel_name(spec.kernels[k]) : "";
     if (measures[k]) {
       print_memory_profile(name, *measures[k], cpu[k]->source, spec, st);
+      print_async_profile(*measures[k], cpu[k]->source, st);
     } else if (!gpu_ran) {
       std::printf("%s: no case ran to its end on the CPU backend%s.\n\n", st.bold("Memory profile").c_str(),
                   name.empty() ? "" : (" for " + name).c_str());

@@ -149,6 +149,43 @@ struct AccessProfile {
   unsigned worst_sectors = 0;
 };
 
+// What Hopper's tensor memory accelerator did for one source location (CPU backend, with
+// RunOptions::profile): the boxes a cp.async.bulk.tensor moved, per mbarrier they complete.
+struct TensorCopyProfile {
+  SourceLocation at;  // the cp.async.bulk.tensor
+  std::uintptr_t site = 0;
+  bool store = false;      // shared to global (.global.shared::cta): no mbarrier
+  bool multicast = false;  // .multicast::cluster: each destination CTA counts as one copy
+  std::string barrier;     // loads: the mbarrier's shared element ("full[2]", "smem[98304]")
+  std::uint64_t copies = 0;  // boxes, one per destination CTA
+  std::uint64_t bytes = 0;   // the boxes' bytes (loads: zero fill included, the transaction bytes)
+  // Loads: the mbarrier phases (stage uses) those bytes went to, over all CTAs; bytes / phases
+  // is what one use of the stage received from this location.
+  std::uint64_t phases = 0;
+};
+
+// Warpgroup MMA instructions of one source location and one warpgroup of the block (threads
+// 128 g .. 128 g + 127), over all blocks (CPU backend, with RunOptions::profile).
+struct WarpgroupMmaProfile {
+  enum class Op { mma, commit_group, wait_group };
+  SourceLocation at;
+  std::uintptr_t site = 0;
+  unsigned warpgroup = 0;
+  Op op = Op::mma;
+  unsigned n = 0;                  // mma: N of m64nNk16; wait_group: the groups it lets stay pending
+  std::uint64_t instructions = 0;  // one per warpgroup, not per thread
+  std::uint64_t flops = 0;         // mma: 2 * 64 * N * 16 each
+};
+// "commit_group": the instruction's name, for tools.
+inline const char* to_string(WarpgroupMmaProfile::Op op) {
+  switch (op) {
+    case WarpgroupMmaProfile::Op::mma: return "mma_async";
+    case WarpgroupMmaProfile::Op::commit_group: return "commit_group";
+    case WarpgroupMmaProfile::Op::wait_group: return "wait_group";
+  }
+  return "?";
+}
+
 struct LaunchStats {
   bool loads_counted = false;  // the kernel was instrumented (CPU backend with clang)
   std::uint64_t max_global_loads = 0;  // by the single busiest thread
@@ -209,6 +246,10 @@ struct LaunchResult {
   // With RunOptions::profile: one entry per source location and kind of access.
   std::vector<AccessProfile> profile;
   bool profile_truncated = false;  // a thread made too many accesses between two barriers
+  // With RunOptions::profile, kernels that use Hopper's asynchronous units: per source location.
+  std::vector<TensorCopyProfile> tensor_copies;
+  std::vector<WarpgroupMmaProfile> warpgroup_mma;
+  bool async_profile_truncated = false;  // more locations than the report holds
   // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
   bool device_lost = false;
 

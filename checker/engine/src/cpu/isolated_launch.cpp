@@ -199,6 +199,14 @@ void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::
 
 // Where the groups of a deadlock wait, with the calls that led there (an mbarrier wait in a
 // helper, called from the kernel's line).
+// Where a line site (access_checks.h) is.
+SourceLocation line_site_location(Site site) {
+  SourceLocation at;
+  at.file = site_file(site);
+  at.line = static_cast<int>(site_line(site));
+  return at;
+}
+
 void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& report, const std::string& kernel_source) {
   std::vector<std::uintptr_t> sites;
   for (std::uint32_t i = 0; i < report.kept; ++i)
@@ -340,10 +348,44 @@ LaunchResult launch_isolated(GridPlan& plan) {
     if (!(raw.site & kLineSite)) profile_sites.push_back(raw.site);
   }
   result.profile_truncated = report->profile_truncated != 0;
+  // Hopper's asynchronous units, at the sites of their PTX statements.
+  for (std::uint32_t i = 0; i < report->tensor_copy_lines; ++i) {
+    const RawTensorCopyLine& raw = report->tensor_copies[i];
+    TensorCopyProfile p;
+    p.site = raw.site;
+    p.store = raw.store;
+    p.multicast = raw.multicast;
+    std::vector<long> dims;
+    if (!raw.store) translate.shared_name(raw.barrier_slot, raw.barrier_offset, 8, p.barrier, dims);
+    p.copies = raw.copies;
+    p.bytes = raw.bytes;
+    p.phases = raw.phases;
+    if (raw.site & kLineSite) p.at = line_site_location(raw.site);
+    else profile_sites.push_back(raw.site);
+    result.tensor_copies.push_back(p);
+  }
+  for (std::uint32_t i = 0; i < report->warpgroup_mma_lines; ++i) {
+    const RawWarpgroupMmaLine& raw = report->warpgroup_mma[i];
+    WarpgroupMmaProfile p;
+    p.site = raw.site;
+    p.warpgroup = raw.warpgroup;
+    p.op = static_cast<WarpgroupMmaProfile::Op>(raw.op);
+    p.n = raw.n;
+    p.instructions = raw.instructions;
+    p.flops = raw.flops;
+    if (raw.site & kLineSite) p.at = line_site_location(raw.site);
+    else profile_sites.push_back(raw.site);
+    result.warpgroup_mma.push_back(p);
+  }
+  result.async_profile_truncated = report->async_profile_truncated != 0;
   attach_source_lines(result.findings, pcs, other_pcs, plan.kernel->source);
   if (!profile_sites.empty()) {
     auto lines = source_lines(profile_sites, plan.kernel->source);
     for (AccessProfile& p : result.profile)
+      if (lines.count(p.site)) p.at = lines[p.site];
+    for (TensorCopyProfile& p : result.tensor_copies)
+      if (lines.count(p.site)) p.at = lines[p.site];
+    for (WarpgroupMmaProfile& p : result.warpgroup_mma)
       if (lines.count(p.site)) p.at = lines[p.site];
   }
 

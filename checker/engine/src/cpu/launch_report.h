@@ -79,6 +79,24 @@ struct RawProfileLine {
       ideal_sectors;
 };
 
+// Hopper's asynchronous units (async_profile.h): one line per tensor copy site and mbarrier,
+// and per wgmma instruction site and warpgroup.
+inline constexpr unsigned kMaxAsyncProfileLines = 128;
+
+struct RawTensorCopyLine {
+  std::uint64_t site;
+  std::uint8_t store, multicast;
+  std::int32_t barrier_slot;  // loads: the mbarrier's shared variable index (-1: dynamic)
+  std::int64_t barrier_offset;
+  std::uint64_t copies, bytes, phases;
+};
+
+struct RawWarpgroupMmaLine {
+  std::uint64_t site;
+  std::uint32_t warpgroup, op, n;  // op: WarpgroupMmaProfile::Op
+  std::uint64_t instructions, flops;
+};
+
 struct WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
   std::atomic<std::uint32_t> thread;
@@ -115,6 +133,10 @@ struct LaunchReport {
   std::uint32_t profile_lines;  // under lock
   std::uint32_t profile_truncated;
   RawProfileLine profile[kMaxProfileLines];
+  std::uint32_t tensor_copy_lines, warpgroup_mma_lines;  // under lock
+  std::uint32_t async_profile_truncated;
+  RawTensorCopyLine tensor_copies[kMaxAsyncProfileLines];
+  RawWarpgroupMmaLine warpgroup_mma[kMaxAsyncProfileLines];
 
   void add(const RawFinding& f);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "access_checks.h"
+#include "async_profile.h"
 #include "cuda_thread.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "grid_plan.h"
@@ -105,6 +106,8 @@ class Worker {
   CudaThread& thread(unsigned linear) { return threads_[linear]; }
   std::uint64_t current_block() const { return block_; }
   AccessChecks& checks() { return checks_; }
+  // With RunOptions::profile: what the asynchronous units did in this worker's CTAs; else null.
+  AsyncProfile* async_profile() { return plan_.options.profile ? &async_profile_ : nullptr; }
   const GridPlan& plan() const { return plan_; }
   bool in_stack_guard(std::uintptr_t address) const;
   unsigned index() const { return index_; }
@@ -160,6 +163,7 @@ class Worker {
   std::uint64_t progress_ = 0, spin_progress_ = 0, spins_ = 0;
   AccessChecks checks_;
   MemoryProfile profile_;
+  AsyncProfile async_profile_;
   std::uint64_t barrier_waits_ = 0;
   std::uint64_t total_loads_ = 0;
   std::uint64_t max_loads_ = 0, max_loads_block_ = 0;

@@ -27,4 +27,13 @@ void land_copies(MBarrier& b);
 // Lands every copy in flight whose mbarrier some thread waits on (BlockSync::land_awaited_copies).
 void land_awaited_copies();
 
+// --profile: what the asynchronous units did (async_profile.h); nothing without the option
+// (async_profile_hooks.cpp). A tensor load's box as it goes to one CTA, completing `barrier`
+// at `place`; a tensor store's box; a warpgroup instruction, told once by the thread that
+// completes it for the warpgroup.
+void profile_tensor_load(const Lane& lane, const ClusterPlace& place, const MBarrier& barrier, std::uint64_t bytes,
+                         bool multicast);
+void profile_tensor_store(const Lane& lane, std::uint64_t bytes);
+void profile_warpgroup(const Lane& first, const ptx::Instruction& in);
+
 }  // namespace engine::cpu::ptx_run

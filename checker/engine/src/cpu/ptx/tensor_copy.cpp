@@ -137,6 +137,7 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
   for (const LoadTarget& target : targets) {
     Worker& owner = *target.box.owner;
     MBarrier& barrier = usable_mbarrier(lane, target.barrier, "completes");
+    profile_tensor_load(lane, target.barrier, barrier, bytes, in.multicast);
     PendingTensorCopy copy;
     copy.bytes = data;
     copy.destinations.resize(box.elements);
@@ -181,9 +182,10 @@ void tensor_store(Lane& lane, const ptx::Instruction& in) {
   const std::uintptr_t window = shared_window_base();
   unsigned thread = lane.thread->linear;
   std::uint32_t group = w.sync().bulk_committed[thread];
+  profile_tensor_store(lane, bytes);
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
     std::uintptr_t from = window + swizzled(source + e * element, map.swizzle_bytes);
-    if (!w.checks().async_read(from, element, 0, lane.site, *lane.thread)) return;
+    if (!w.checks().async_read(from, element, map.swizzle_bytes, lane.site, *lane.thread)) return;
     w.checks().bulk_reads(from, element, thread, group, lane.site);
     if (target == 0) return;  // outside the tensor: not written
     w.checks().async_global_write(static_cast<std::uintptr_t>(target), element, lane.site, *lane.thread);

@@ -159,6 +159,7 @@ void complete(void* const* lanes, unsigned, const void* context) {
   const auto& in = *static_cast<const ptx::Instruction*>(context);
   Lane& first = lane_of(lanes, 0);
   WarpgroupAsync& async = worker().sync().warpgroup_async[first.thread->linear / 128];
+  profile_warpgroup(first, in);
   switch (in.op) {
     case ptx::Op::wgmma: multiply(lanes, in); return;
     case ptx::Op::wgmma_fence: return;
