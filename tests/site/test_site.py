@@ -157,7 +157,7 @@ class GeneratorCoverage(unittest.TestCase):
                          "| Dynamic shared memory | 2·(64 + 32)·32·2 bytes |",
                          "worked example m = 4, n = 3, k = 2", "m × n × k = 64×32×16 (CPU backend)",
                          "at most 1-way", "at most 4 on average", "4 of 4 cases passed. PASS` on the CPU backend, 6 of 6",
-                         "cuBLAS HGEMM", "the target for the reference solution: 50 % of it"):
+                         "cuBLAS HGEMM", "the target for the reference solution: 50 % of it at 4096×4096×4096"):
             self.assertIn(expected, table)
         output = ("```text\nKernel 1 of 2: matmul_a\n[1/2] worked example, m = 4, n = 3, k = 2\n"
                   "[2/2] random, seed 2024, m = 64, n = 32, k = 16\nResult: 4 of 4 cases passed. PASS\n```\n")

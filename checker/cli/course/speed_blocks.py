@@ -2,7 +2,7 @@
 runs (run_facts), never typed.
 
     puzzle-files          the README's puzzle table (file, kernels, what you learn: the specs)
-    speed-summary         each timed puzzle at its largest size, in the current run
+    speed-summary         each timed puzzle at the size of its target (else its largest), in the current run
     speed-puzzle(p06)     a puzzle's rows in the current run; speed-puzzle(p06,p04) adds p04's
     measurements          every row of the current run; measurements(2026-11-23-h100) of that run
     log(PATH)             a run file quoted whole; log(PATH:3-20) lines 3 to 20
@@ -94,6 +94,15 @@ def _size(row):
     return int(row["m"]) * int(row["n"]) * int(row["k"])
 
 
+def _shape(row):
+    return int(row["m"]), int(row["n"]), int(row["k"])
+
+
+def _target_shape(target):
+    """A spec's bench.target_at: [m, n, k], or n for a square puzzle."""
+    return tuple(target) if isinstance(target, list) else (target, target, target)
+
+
 def _baseline_words(row):
     return row["baseline"].replace("cuBLAS ", "")
 
@@ -104,7 +113,7 @@ def _where(run, source):
 
 def speed_summary(run, specs, source):
     lines = [f"On an {_where(run, source)}: each reference solution's checker with `--bench`, cuBLAS "
-             "in the same run, at the largest size the puzzle is timed at.", "",
+             "in the same run, at the size its spec's target is for (else the largest it is timed at).", "",
              "| # | Puzzle | Kernel | m × n × k | TFLOP/s | % of cuBLAS |", "|---|---|---|---|---|---|"]
     for s in specs:
         rows = run.kernel_rows(s.id)
@@ -114,8 +123,10 @@ def speed_summary(run, specs, source):
         if not rows:
             lines.append(f"| {s.number} | {_cell(s.title)} | | | | not in this run |")
             continue
+        target = (s.bench or {}).get("target_at")
+        at_target = [r for r in rows if target is not None and _shape(r) == _target_shape(target)]
         largest = max(_size(r) for r in rows)
-        rows = [r for r in rows if _size(r) == largest]
+        rows = at_target or [r for r in rows if _size(r) == largest]
         kernels = " / ".join(f"`{r['implementation']}`" for r in rows)
         tflops = " / ".join(run_facts.figure(r["tflops"], "tflops") for r in rows)
         percent = " / ".join(run_facts.figure(r["percent_of_baseline"], "percent") for r in rows)
@@ -148,10 +159,9 @@ def speed_puzzle(run, specs, ids, source):
     for o in others:
         for row in run.kernel_rows(o.id):
             lines.append(_row_line(run, row, f"`{row['implementation']}` (puzzle {o.number})"))
-    target = (main.bench or {}).get("target_percent_of_cublas")
-    if target is not None:
-        lines += ["", f"The target for the reference solution (its spec): {target:g} % of "
-                      f"cuBLAS {main.bench['baseline'].upper()}."]
+    if "target_percent_of_cublas" in (main.bench or {}):
+        lines += ["", "The target for the reference solution (its spec): "
+                      f"{main.target_words(' of cuBLAS ' + main.bench['baseline'].upper())}."]
     return "\n".join(lines) + "\n"
 
 

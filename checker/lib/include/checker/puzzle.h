@@ -118,6 +118,7 @@ struct PuzzleSpec {
     std::vector<Dims> shapes;
     std::string baseline;                  // "sgemm" or "hgemm" (fp16 in, fp32 accumulate)
     std::optional<double> target_percent;  // of the baseline, on the reference solution
+    std::optional<Dims> target_at;         // the shape the target is for (one of shapes); none: the largest
   } bench;
 
   std::string guard_hint;  // the fix for an out-of-bounds access, in this puzzle's names

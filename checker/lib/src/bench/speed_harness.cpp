@@ -256,8 +256,11 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
   if (spec.epilogue == Epilogue::alpha_beta)
     std::printf("cuBLAS gets the same alpha and beta as the kernel (c = alpha · a · b + beta · c).\n");
   if (spec.bench.target_percent) {
-    const Dims& largest = *std::max_element(spec.bench.shapes.begin(), spec.bench.shapes.end(),
-                                            [](const Dims& x, const Dims& y) { return x.multiply_adds() < y.multiply_adds(); });
+    const Dims& largest = spec.bench.target_at ? *spec.bench.target_at
+                                               : *std::max_element(spec.bench.shapes.begin(), spec.bench.shapes.end(),
+                                                                   [](const Dims& x, const Dims& y) {
+                                                                     return x.multiply_adds() < y.multiply_adds();
+                                                                   });
     std::string reached;
     for (const BenchRow& r : rows)
       if (!r.cublas && r.dims == largest)
