@@ -379,7 +379,7 @@ std::string async_proxy(const Finding& f, const Style& st, bool first) {
 }
 
 std::string inline_ptx(const Finding& f, const Style& st) {
-  return st.bold("Inline PTX the CPU backend cannot run") + ": " + f.where.str() + at_line(f.at) + ": " + f.detail +
+  return st.bold("Inline PTX error") + ": " + f.where.str() + at_line(f.at) + ": " + f.detail +
          ".\nThe kernel was stopped.";
 }
 
