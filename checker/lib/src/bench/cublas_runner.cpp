@@ -135,6 +135,11 @@ class Cublas final : public CublasRunner {
                                         CUDA_R_16F, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
                                         CUBLAS_GEMM_DEFAULT));
         break;
+      case CublasGemm::bf16:
+        BENCH_CUBLAS_CHECK(api_.gemm_ex(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16BF, n, a,
+                                        CUDA_R_16BF, k, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                        CUBLAS_GEMM_DEFAULT));
+        break;
     }
     BENCH_CUDA_CHECK(cudaGetLastError());  // a kernel cuBLAS launched may have failed to start
     BENCH_CUDA_CHECK(cudaEventRecord(stop_));

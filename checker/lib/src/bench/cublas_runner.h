@@ -15,15 +15,16 @@ enum class CublasGemm {
   sgemm,  // cublasSgemm, default math mode: float32 all the way, no TF32
   tf32,   // cublasGemmEx on float32 inputs with CUBLAS_COMPUTE_32F_FAST_TF32
   hgemm,  // cublasGemmEx on fp16 inputs, fp32 output, CUBLAS_COMPUTE_32F
+  bf16,   // cublasGemmEx on bf16 inputs, fp32 output, CUBLAS_COMPUTE_32F
 };
-// "cuBLAS SGEMM", "cuBLAS TF32", "cuBLAS HGEMM"
+// "cuBLAS SGEMM", "cuBLAS TF32", "cuBLAS HGEMM", "cuBLAS BF16"
 const char* cublas_name(CublasGemm gemm);
 
 class CublasRunner {
  public:
   virtual ~CublasRunner() = default;
   // Row-major c = alpha · a · b + beta · c with a (m x k) and b (k x n): float buffers, or
-  // fp16 bits for hgemm. Returns the milliseconds between events recorded around the call.
+  // fp16 bits for hgemm, bf16 bits for bf16. Returns the milliseconds between events recorded around the call.
   // Throws engine::Error, with cuBLAS's or CUDA's words, when a call fails.
   virtual double gemm(CublasGemm gemm, const Dims& d, const void* a, const void* b, float* c, float alpha,
                       float beta) = 0;

@@ -5,6 +5,7 @@
 #include "bench/speed_harness.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -39,9 +40,22 @@ std::vector<float> absolute(const std::vector<float>& v) {
 }
 
 // One copy of the inputs and of the output.
+// bfloat16 bits of each value, rounded to nearest even (only cuBLAS's bf16 product reads them,
+// for its time: the values need not be exact).
+std::vector<std::uint16_t> bf16_bits(const std::vector<float>& values) {
+  std::vector<std::uint16_t> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, &values[i], 4);
+    out[i] = static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+  }
+  return out;
+}
+
 struct InputCopy {
   std::unique_ptr<DeviceMatrix> a, b;                     // as the kernel takes them
   std::unique_ptr<engine::DeviceArray<float>> a32, b32;  // float copies, when the kernel takes fp16
+  std::unique_ptr<engine::DeviceArray<std::uint16_t>> a_bf16, b_bf16;  // bf16 copies, too
   std::unique_ptr<engine::DeviceArray<float>> c;
 
   const void* float_a() const { return a32 ? static_cast<const void*>(a32->get()) : a->get(); }
@@ -54,7 +68,7 @@ class ShapeBench {
       : spec_(spec), gpu_(gpu), blas_(blas), dims_(dims), problem_(random_problem(spec, dims, seed)) {
     const bool half = spec.a_type == ElementType::f16;
     std::size_t inputs = (static_cast<std::size_t>(dims.m * dims.k) + static_cast<std::size_t>(dims.k * dims.n));
-    std::size_t bytes = inputs * (size_of(spec.a_type) + (half ? 4 : 0)) + static_cast<std::size_t>(dims.m * dims.n) * 4;
+    std::size_t bytes = inputs * (size_of(spec.a_type) + (half ? 4 + 2 : 0)) + static_cast<std::size_t>(dims.m * dims.n) * 4;
     std::size_t wanted = (kL2Multiple * blas.l2_bytes() + bytes - 1) / bytes;
     std::size_t count = std::clamp<std::size_t>(wanted, 1, kMaxCopies);
     for (std::size_t i = 0; i < count; ++i) {
@@ -66,6 +80,10 @@ class ShapeBench {
         copy.a32->upload(problem_.a);
         copy.b32 = std::make_unique<engine::DeviceArray<float>>(gpu, problem_.b.size(), "b32");
         copy.b32->upload(problem_.b);
+        copy.a_bf16 = std::make_unique<engine::DeviceArray<std::uint16_t>>(gpu, problem_.a.size(), "a_bf16");
+        copy.a_bf16->upload(bf16_bits(problem_.a));
+        copy.b_bf16 = std::make_unique<engine::DeviceArray<std::uint16_t>>(gpu, problem_.b.size(), "b_bf16");
+        copy.b_bf16->upload(bf16_bits(problem_.b));
       }
       copy.c = std::make_unique<engine::DeviceArray<float>>(gpu, problem_.c_in.size(), spec.output_name);
       copy.c->upload(problem_.c_in);
@@ -130,8 +148,12 @@ class ShapeBench {
     std::vector<double> ms;
     for (int i = 0; i < kWarmupLaunches + kTimedLaunches; ++i) {
       const InputCopy& copy = copies_[static_cast<std::size_t>(i) % copies_.size()];
-      const void* a = gemm == CublasGemm::hgemm ? copy.a->get() : copy.float_a();
-      const void* b = gemm == CublasGemm::hgemm ? copy.b->get() : copy.float_b();
+      const void* a = gemm == CublasGemm::hgemm ? copy.a->get()
+                      : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.a_bf16->get())
+                                                 : copy.float_a();
+      const void* b = gemm == CublasGemm::hgemm ? copy.b->get()
+                      : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.b_bf16->get())
+                                                 : copy.float_b();
       double t = blas_.gemm(gemm, dims_, a, b, copy.c->get(), epilogue_alpha(), epilogue_beta());
       if (i >= kWarmupLaunches) ms.push_back(t);
     }
@@ -192,6 +214,7 @@ const char* cublas_name(CublasGemm gemm) {
     case CublasGemm::sgemm: return "cuBLAS SGEMM";
     case CublasGemm::tf32: return "cuBLAS TF32";
     case CublasGemm::hgemm: return "cuBLAS HGEMM";
+    case CublasGemm::bf16: return "cuBLAS BF16";
   }
   return "cuBLAS";
 }
@@ -233,7 +256,8 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
     for (std::size_t k = 0; k < gpu_images.size(); ++k)
       shape_rows.push_back({dims, PuzzleSpec::kernel_name(spec.kernels[k]), false, bench.time_kernel(*gpu_images[k]), 0});
     shape_rows.push_back({dims, baseline_name, true, baseline_ms, 0});
-    if (hgemm) {  // the float32 products beside it, for scale
+    if (hgemm) {  // cuBLAS's bf16 product, and the float32 products beside it, for scale
+      shape_rows.push_back({dims, cublas_name(CublasGemm::bf16), true, bench.time_cublas(CublasGemm::bf16), 0});
       shape_rows.push_back({dims, cublas_name(CublasGemm::tf32), true, bench.time_cublas(CublasGemm::tf32), 0});
       shape_rows.push_back({dims, cublas_name(CublasGemm::sgemm), true, bench.time_cublas(CublasGemm::sgemm), 0});
     }
