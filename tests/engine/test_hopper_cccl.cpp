@@ -170,10 +170,17 @@ BACKEND_TEST("cuda::ptx mbarriers: a two-stage ring fed by tensor copies hands e
   DeviceArray<unsigned> ranks(backend, 2, "ranks");
   engine::Kernel<void(CUtensorMap, int, int*, unsigned*)> ring(hc::cpu_cccl_mbarrier_ring(),
                                                                hc::gpu_cccl_mbarrier_ring());
-  require_clean(
-      engine::launch(backend, ring, LaunchConfig{1, 64}, RunOptions{}, map, kRounds, sums.get(), ranks.get()));
-  CHECK(sums.download() == want);
-  CHECK(ranks.download() == std::vector<unsigned>{0, 1});  // a block of its own is a cluster of one
+  // Every thread order: with consumers first, the producer polls alone while its copies are in flight.
+  for (engine::ThreadOrder order :
+       {engine::ThreadOrder::forward, engine::ThreadOrder::reverse, engine::ThreadOrder::shuffled}) {
+    CAPTURE(engine::to_string(order));
+    RunOptions options;
+    options.order = order;
+    sums.upload(std::vector<int>(32, 0));
+    require_clean(engine::launch(backend, ring, LaunchConfig{1, 64}, options, map, kRounds, sums.get(), ranks.get()));
+    CHECK(sums.download() == want);
+    CHECK(ranks.download() == std::vector<unsigned>{0, 1});  // a block of its own is a cluster of one
+  }
 }
 
 TEST_CASE("cpu: cuda::ptx::mbarrier_arrive_expect_tx with elements for bytes: the deadlock names both byte counts") {
