@@ -42,3 +42,15 @@ __global__ void cccl_wait_wrong_parity(int* out) {
   }
   out[threadIdx.x] = 1;
 }
+
+// The same mistake in a polling loop (test_wait, which never blocks): every thread polls on.
+__global__ void cccl_poll_wrong_parity(int* out) {
+  __shared__ uint64_t bar;
+  if (threadIdx.x == 0) ptx::mbarrier_init(&bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) (void)ptx::mbarrier_arrive(&bar);
+  __syncthreads();
+  while (!ptx::mbarrier_test_wait_parity(&bar, 1)) {  // the mistake, polled
+  }
+  out[threadIdx.x] = 1;
+}

@@ -230,3 +230,21 @@ TEST_CASE("cpu: cuda::ptx::mbarrier_try_wait_parity on the wrong parity deadlock
     }
   CHECK(named);
 }
+
+TEST_CASE("cpu: a cuda::ptx::mbarrier_test_wait_parity polling loop on the wrong parity is a deadlock, not a hang") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  engine::Kernel<void(int*)> k(hcm::cpu_cccl_poll_wrong_parity(), engine::absent_image("absent"));
+  for (unsigned threads : {1u, 64u}) {  // one thread polls alone; many poll in turn
+    CAPTURE(threads);
+    DeviceArray<int> out(*be, threads, "out");
+    LaunchResult r = engine::launch(*be, k, LaunchConfig{1, threads}, RunOptions{}, out.get());
+    INFO(describe(r));
+    const engine::Finding* f = first_of(r, FindingKind::deadlock);
+    REQUIRE(f != nullptr);
+    unsigned waiting = 0;
+    for (const auto& g : f->groups)
+      if (!g.returned) waiting += g.count;
+    CHECK(waiting == threads);
+  }
+}
