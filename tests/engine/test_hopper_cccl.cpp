@@ -45,7 +45,8 @@ std::string describe(const LaunchResult& r) {
 }
 
 void require_clean(const LaunchResult& r) {
-  CAPTURE(engine::to_string(r.rejected.why));
+  const std::string why = engine::to_string(r.rejected.why);
+  CAPTURE(why);
   INFO("findings: " << describe(r));
   REQUIRE(!r.rejected.refused());
   REQUIRE(r.findings.empty());
@@ -173,7 +174,8 @@ BACKEND_TEST("cuda::ptx mbarriers: a two-stage ring fed by tensor copies hands e
   // Every thread order: with consumers first, the producer polls alone while its copies are in flight.
   for (engine::ThreadOrder order :
        {engine::ThreadOrder::forward, engine::ThreadOrder::reverse, engine::ThreadOrder::shuffled}) {
-    CAPTURE(engine::to_string(order));
+    const std::string order_name = engine::to_string(order);
+    CAPTURE(order_name);
     RunOptions options;
     options.order = order;
     sums.upload(std::vector<int>(32, 0));
