@@ -38,7 +38,96 @@ void check_refused(const std::string& name, const std::string& source, const std
   }
 }
 
+// Compiles `source` as the CPU build compiles a kernel file with inline PTX: preprocessed, its
+// asm statements rewritten into calls of the engine (ptx_rewrite), then compiled. The headers
+// whose bindings are inline PTX (cuda/ptx, cuda/barrier) are only valid C++ after that step.
+test_support::ProcessResult compile_rewritten(const std::string& name, const std::string& source) {
+  const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
+  std::ofstream(base + ".cu") << source;
+  const std::vector<std::string> flags = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
+                                          "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
+  std::vector<std::string> args = flags;
+  args.insert(args.end(), {"-E", base + ".cu", "-o", base + ".ii"});
+  test_support::ProcessResult r = test_support::run_program(KERNEL_CXX, args);
+  if (r.exit_status != 0) return r;
+  r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});
+  if (r.exit_status != 0) return r;
+  return test_support::run_program(KERNEL_CXX, {"-std=c++17", "-fsyntax-only", "-ferror-limit=0", "-x", "c++",
+                                                "-I" ENGINE_INCLUDE_DIR, base + ".rewritten.cpp"});
+}
+
 }  // namespace
+
+TEST_CASE("compat: kernels using cuda/ptx and cuda/barrier as supported compile through the PTX rewriting") {
+  const test_support::ProcessResult r = compile_rewritten("compat_cccl_supported", R"(
+#include <cuda.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
+#include <utility>
+namespace ptx = cuda::ptx;
+__global__ void k(const __grid_constant__ CUtensorMap map, unsigned* out) {
+  extern __shared__ __align__(1024) unsigned char smem[];
+  auto& bar = *reinterpret_cast<cuda::barrier<cuda::thread_scope_block>*>(smem + 16384);
+  uint64_t* mb = reinterpret_cast<uint64_t*>(smem + 16392);
+  init(&bar, blockDim.x);
+  ptx::mbarrier_init(mb, 1);
+  ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+  ptx::fence_proxy_async();
+  const int32_t c2[2] = {0, 0};
+  const int32_t c3[3] = {0, 0, 0};
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, smem, &map, c2, mb);
+  ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, smem, &map, c3, mb, uint16_t(3));
+  ptx::mbarrier_expect_tx(ptx::sem_relaxed, ptx::scope_cluster, ptx::space_cluster, mb, 16u);
+  ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster, mb, 16u);
+  ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster, mb);
+  uint64_t state = ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_shared, mb, 2u);
+  out[0] = ptx::mbarrier_try_wait(ptx::sem_acquire, ptx::scope_cta, mb, state);
+  out[1] = ptx::mbarrier_test_wait_parity(ptx::sem_acquire, ptx::scope_cluster, mb, 0u);
+  ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, &map, c3, smem);
+  ptx::cp_async_bulk_commit_group();
+  ptx::cp_async_bulk_wait_group(ptx::n32_t<1>());
+  auto token = cuda::device::barrier_arrive_tx(bar, 2, 128);
+  cuda::device::barrier_expect_tx(bar, 64);
+  bar.wait(std::move(token));
+  bar.arrive_and_wait();
+  ptx::barrier_cluster_arrive();
+  ptx::barrier_cluster_wait();
+  out[2] = ptx::get_sreg_cluster_ctarank() + ptx::get_sreg_cluster_nctarank();
+  out[3] = *cuda::device::barrier_native_handle(bar) != 0;
+}
+)");
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}
+
+TEST_CASE("compat: what cuda/barrier does not support fails to compile, naming itself") {
+  const test_support::ProcessResult r = compile_rewritten("compat_barrier_unsupported", R"(
+#include <cuda/barrier>
+struct on_completion {
+  void operator()() noexcept {}
+};
+__global__ void k(float* out, const float* in) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  cuda::barrier<cuda::thread_scope_device>* device_scope = nullptr;
+  (void)sizeof(*device_scope);
+  cuda::barrier<cuda::thread_scope_block, on_completion>* completion = nullptr;
+  (void)sizeof(*completion);
+  bar.arrive_and_drop();
+  bar.try_wait_for(bar.arrive(), 1);
+  bar.try_wait_until(bar.arrive(), 1);
+  cuda::memcpy_async(out, in, sizeof(float), bar);
+}
+)");
+  INFO(r.output);
+  CHECK(r.exit_status != 0);
+  for (const char* message :
+       {"supports cuda::barrier<cuda::thread_scope_block> only", "cuda::barrier with a completion function",
+        "cuda::barrier::arrive_and_drop", "cuda::barrier::try_wait_for", "cuda::barrier::try_wait_until",
+        "cuda::memcpy_async(dst, src, size, barrier)"}) {
+    CAPTURE(message);
+    CHECK(r.output.find(message) != std::string::npos);
+  }
+}
 
 TEST_CASE("compat: kernels using cooperative_groups.h, cuda/pipeline and cuda_bf16.h as supported compile cleanly") {
   const test_support::ProcessResult r = compile("compat_supported", R"(

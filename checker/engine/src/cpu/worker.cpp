@@ -532,6 +532,13 @@ void Worker::yield_current() {
     block_current(t.wait.kind == WaitReason::Kind::none ? WaitReason{} : t.wait);
     return;
   }
+  // No other thread can run: the others wait, some perhaps for tensor copies still in flight.
+  // A polling thread waits too, so those copies land now, as they would once every thread had
+  // stopped; if none lands, this thread goes on polling (it must never switch to itself).
+  if (pos_ >= queue_.size()) {
+    if (sync_.land_awaited_copies) sync_.land_awaited_copies();
+    if (pos_ >= queue_.size()) return;
+  }
   queue_.push_back(t.linear);
   wait_here(t.linear);
 }

@@ -1,4 +1,4 @@
-// What libcu++'s asynchronous copies share (cuda/pipeline, and cuda/barrier later): thread
+// What libcu++'s asynchronous copies share (cuda/pipeline and cuda/barrier): thread
 // scopes, promised alignments, and the copy itself, for the CPU backend.
 #pragma once
 
