@@ -50,6 +50,13 @@ TEST_CASE("cpu: --explain says where puzzle 12's tensor copies filled zeros past
   CHECK(plain.output.find("hung over") == std::string::npos);
 }
 
+TEST_CASE("cpu: --help lists --explain") {
+  test_support::note_started();
+  auto r = run_program(bin("p12_tma_wgmma_solution"), {"--help"});
+  CHECK(r.exit_status == 0);
+  CHECK(r.output.find("\n  --explain  ") != std::string::npos);
+}
+
 TEST_CASE("cpu: --json carries the tensor-edge notes with or without --explain") {
   test_support::note_started();
   const std::string json_path = std::string(TEST_BIN_DIR) + "/p12_explain_notes.json";

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "checker/explain.h"
 
@@ -42,9 +43,12 @@ std::string plural(std::uint64_t count, const std::string& one, const std::strin
 }  // namespace
 
 std::vector<engine::TensorEdgeNote> merged_tensor_edges(const engine::LaunchResult& r) {
-  std::map<std::tuple<std::string, bool, std::string>, engine::TensorEdgeNote> merged;
+  // By line (then file and call chain, as where_in_source words them), loads before stores.
+  using Key = std::tuple<int, std::string, std::vector<int>, bool, bool, std::string>;
+  std::map<Key, engine::TensorEdgeNote> merged;
   for (const engine::TensorEdgeNote& n : r.tensor_edges) {
-    auto [it, added] = merged.try_emplace({where_in_source(n.at), n.store, n.tensor}, n);
+    const Key key{n.at.line, n.at.file, n.at.called_from, n.at.approximate, n.store, n.tensor};
+    auto [it, added] = merged.try_emplace(key, n);
     if (added) continue;
     engine::TensorEdgeNote& m = it->second;
     if (n.first_block < m.first_block) {
@@ -65,9 +69,10 @@ std::vector<std::string> explain_tensor_edges(const engine::LaunchResult& r) {
   for (const engine::TensorEdgeNote& n : merged_tensor_edges(r)) {
     const std::string tensor = n.tensor.empty() ? "the tensor" : n.tensor;
     const std::string where = where_in_source(n.at);
+    const std::string boxes =
+        n.boxes == 1 ? "their only box" : grouped(n.boxes_over_edge) + " of " + grouped(n.boxes) + " boxes";
     std::string s = std::string("Note: the tensor ") + (n.store ? "stores" : "copies") +
-                    (where.empty() ? "" : " at " + where) + " hung over the edge of " + tensor + " in " +
-                    (n.boxes == 1 ? "their only box" : grouped(n.boxes_over_edge) + " of " + grouped(n.boxes) + " boxes") +
+                    (where.empty() ? "" : " at " + where) + " hung over the edge of " + tensor + " in " + boxes +
                     " (first at " + corner_words(n) + "): they ";
     s += n.store ? "left out " + plural(n.elements_outside, "element", "elements") + " outside " + tensor
                  : "filled " + plural(n.elements_outside, "element", "elements") + " with zeros";
