@@ -655,3 +655,93 @@ TEST_CASE("cpu: without the profile option nothing of the asynchronous units is 
   CHECK(run.result.tensor_copies.empty());
   CHECK(run.result.warpgroup_mma.empty());
 }
+
+TEST_CASE("cpu: a tensor box over the tensor's edges is noted with its zero-filled elements, on every launch") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  constexpr unsigned kWidth = 104, kHeight = 70, kBoxCols = 64, kBoxRows = 32, kBytes = kBoxCols * kBoxRows * 2;
+  DeviceArray<std::uint16_t> global(*be, kWidth * kHeight, "tensor");
+  global.upload(std::vector<std::uint16_t>(kWidth * kHeight, 1));
+  engine::TensorMapRequest request;
+  request.rank = 2;
+  request.global_address = global.get();
+  request.dims[0] = kWidth;
+  request.dims[1] = kHeight;
+  request.strides[0] = kWidth * 2;
+  request.box[0] = kBoxCols;
+  request.box[1] = kBoxRows;
+  request.swizzle = 3;
+  CUtensorMap map = as_cu(be->encode_tensor_map(request));
+  auto box = kernel<void(CUtensorMap, int, int, int, std::uint16_t*)>(h::cpu_hopper_tma_box, h::gpu_hopper_tma_box);
+  const int line = line_of("hopper_kernels.cu", "tma_load_2d(shared_address(smem), &map");
+  struct Corner {
+    int col, row;
+    std::uint64_t outside;
+  };
+  // Inside; across the right and bottom edges (32 of 64 columns and 20 of 32 rows inside); and
+  // before the first row and column (56 columns and 28 rows inside). No profile option.
+  for (const Corner& corner : {Corner{8, 4, 0}, Corner{72, 50, 2048 - 32 * 20}, Corner{-8, -4, 2048 - 56 * 28}}) {
+    CAPTURE(corner.col);
+    CAPTURE(corner.row);
+    DeviceArray<std::uint16_t> out(*be, kBytes / 2, "out");
+    LaunchResult r = engine::launch(*be, box, LaunchConfig{1, 128, 16384 + 8}, RunOptions{}, map, corner.col,
+                                    corner.row, static_cast<int>(kBytes), out.get());
+    require_clean(r);
+    if (corner.outside == 0) {
+      CHECK(r.tensor_edges.empty());
+      continue;
+    }
+    REQUIRE(r.tensor_edges.size() == 1);
+    const engine::TensorEdgeNote& n = r.tensor_edges[0];
+    CHECK(n.at.line == line);
+    CHECK_FALSE(n.store);
+    CHECK(n.tensor == "tensor");
+    CHECK(n.dims == std::vector<std::uint64_t>{kWidth, kHeight});
+    CHECK(n.box == std::vector<unsigned>{kBoxCols, kBoxRows});
+    CHECK(n.first_box == std::vector<std::int64_t>{corner.col, corner.row});
+    CHECK(n.boxes == 1);
+    CHECK(n.boxes_over_edge == 1);
+    CHECK(n.elements_outside == corner.outside);
+  }
+}
+
+TEST_CASE("cpu: of a line's tensor loads and stores, those over the edge are counted, the first named") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  constexpr unsigned kWidth = 256, kHeight = 64;
+  DeviceArray<std::uint16_t> in(*be, kWidth * kHeight, "in"), out(*be, kWidth * kHeight, "out");
+  in.upload(std::vector<std::uint16_t>(kWidth * kHeight, 1));
+  out.upload(std::vector<std::uint16_t>(kWidth * kHeight, 0));
+  auto map_of = [&](const void* address) {
+    engine::TensorMapRequest r;
+    r.rank = 2;
+    r.global_address = address;
+    r.dims[0] = kWidth;
+    r.dims[1] = kHeight;
+    r.strides[0] = kWidth * 2;
+    r.box[0] = 64;
+    r.box[1] = 16;
+    r.swizzle = 3;
+    return as_cu(be->encode_tensor_map(r));
+  };
+  auto trip = kernel<void(CUtensorMap, CUtensorMap, int, int, int, int)>(h::cpu_hopper_tma_round_trip,
+                                                                         h::gpu_hopper_tma_round_trip);
+  // Boxes at columns 40, 104, 168 and 232 of rows 48 .. 63: only the last crosses the right
+  // edge, with 24 of its 64 columns inside.
+  LaunchResult r = engine::launch(*be, trip, LaunchConfig{1, 128, 2 * 16384 + 16}, RunOptions{}, map_of(in.get()),
+                                  map_of(out.get()), 40, 48, 64 * 16 * 2, 4);
+  require_clean(r);
+  REQUIRE(r.tensor_edges.size() == 2);
+  for (const engine::TensorEdgeNote& n : r.tensor_edges) {
+    CAPTURE(n.store);
+    CHECK(n.at.line == line_of("hopper_kernels.cu", n.store ? "tma_store_2d(&out_map" : "tma_load_2d(tile, &in_map"));
+    CHECK(n.tensor == (n.store ? "out" : "in"));
+    CHECK(n.dims == std::vector<std::uint64_t>{kWidth, kHeight});
+    CHECK(n.first_box == std::vector<std::int64_t>{232, 48});
+    CHECK(n.first_block == 0);
+    CHECK(n.boxes == 4);
+    CHECK(n.boxes_over_edge == 1);
+    CHECK(n.elements_outside == 64 * 16 - 24 * 16);
+  }
+  CHECK(r.tensor_edges[0].store != r.tensor_edges[1].store);
+}

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "checker/explain.h"
+#include "edge_notes.h"
 #include "async_profile_report.h"
 #include "profile_report.h"
 
@@ -159,6 +160,24 @@ json access_profile_json(const engine::AccessProfile& a) {
           {"ideal_sectors", a.ideal_sectors}, {"worst_sectors", a.worst_sectors}};
 }
 
+// The CPU backend's notes on tensor copies over the tensor's edges, one per kernel line,
+// direction and tensor (edge_notes.h); always present, empty on the GPU.
+json tensor_edges_json(const BackendOutcome& o) {
+  json notes = json::array();
+  for (const engine::TensorEdgeNote& n : merged_tensor_edges(o.launch))
+    notes.push_back({{"at", location_json(n.at)},
+                     {"store", n.store},
+                     {"tensor", n.tensor.empty() ? json(nullptr) : json(n.tensor)},
+                     {"dims", n.dims},
+                     {"box", n.box},
+                     {"first_box", n.first_box},
+                     {"first_block", dim3_json(o.config.grid.unlinear(n.first_block))},
+                     {"boxes", n.boxes},
+                     {"boxes_over_edge", n.boxes_over_edge},
+                     {"elements_outside", n.elements_outside}});
+  return notes;
+}
+
 // The launch as the backend got it; `cluster` is null without thread block clusters.
 json launch_json(const engine::LaunchConfig& c) {
   return {{"grid", dim3_json(c.grid)},
@@ -197,6 +216,8 @@ json run_json(const BackendOutcome& o, const CaseInputs& in) {
                                         : json(nullptr);
   run["bank_conflicts"] = o.bank_conflicts ? access_profile_json(*o.bank_conflicts) : json(nullptr);
   run["scattered_loads"] = o.scattered_loads ? access_profile_json(*o.scattered_loads) : json(nullptr);
+  run["tensor_edges"] = tensor_edges_json(o);
+  run["tensor_edges_truncated"] = o.launch.tensor_edges_truncated;
   run["order_dependent"] = o.order_dependent ? json{{"first", engine::to_string(o.first_order)},
                                                     {"other", engine::to_string(o.order)}}
                                              : json(nullptr);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "checker/explain.h"
+#include "edge_notes.h"
 #include "json_report.h"
 
 namespace checker {
@@ -220,7 +221,11 @@ bool KernelRun::run_case(const Case& c, std::size_t index, std::size_t count) {
     // unless it hit its own time limit: the next cases would wait for it again.
     stop_ = gpu->refused() || (cpu && has_kind(cpu->launch, engine::FindingKind::timeout));
   }
-  std::printf("  %s\n\n", passed ? st_.green("PASS").c_str() : st_.red("FAIL").c_str());
+  std::printf("  %s\n", passed ? st_.green("PASS").c_str() : st_.red("FAIL").c_str());
+  // --explain: what the CPU backend noticed that is legal, after the verdict it did not change.
+  if (opt_.explain && cpu)
+    for (const std::string& note : explain_tensor_edges(cpu->launch)) std::printf("  %s\n", note.c_str());
+  std::printf("\n");
   if (opt_.json)
     cases_json_.push_back(case_json(spec_, c, index, passed, in, gpu ? &*gpu : nullptr, cpu ? &*cpu : nullptr));
   return passed;

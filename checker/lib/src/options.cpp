@@ -75,6 +75,8 @@ Options parse_options(int argc, char** argv) {
       o.json_file = v;
     } else if (arg == "--profile") {
       o.profile = true;
+    } else if (arg == "--explain") {
+      o.explain = true;
     } else if (arg == "--bench-csv" || take_value(arg, "--bench-csv", v)) {
       if (v.empty()) throw engine::Error("--bench-csv wants a file name: --bench-csv=results.csv");
       o.bench_csv = v;
@@ -111,6 +113,8 @@ std::string usage(const std::string& program) {
          "  --profile               after the cases: bank conflicts and sectors per request, per\n"
          "                          source line, and TMA bytes and wgmma counts (CPU backend);\n"
          "                          Nsight Compute's counters (GPU)\n"
+         "  --explain               CPU backend: after each case, also say what the kernel did\n"
+         "                          that is legal but worth knowing (TMA boxes over the edges)\n"
          "  --json                  print the results as one JSON document for tools (the text\n"
          "                          for people goes to stderr; docs/dev/report-json.md)\n"
          "  --json=FILE             write that document to FILE instead; the text stays on stdout\n"

@@ -180,7 +180,8 @@ int run_puzzle(const std::string& puzzle_id, const KernelImages& cpu, const Kern
       json.doc["puzzle"] = {{"id", spec.id}, {"number", spec.number}, {"title", spec.title}, {"output", spec.output_name}};
       json.doc["options"] = {{"backend", choice_name(opt.backend)}, {"seed", opt.seed}, {"size", opt.size},
                              {"quick", opt.quick}, {"all_orders", opt.all_orders}, {"bench", opt.bench},
-                             {"profile", opt.profile}, {"sanitize", opt.sanitize}};
+                             {"profile", opt.profile}, {"sanitize", opt.sanitize},
+                             {"explain", opt.explain}};
     }
     if (cpu.size() != spec.kernels.size() || gpu.size() != spec.kernels.size())
       return environment_error(json, short_name, "spec_mismatch",

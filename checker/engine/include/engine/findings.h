@@ -186,6 +186,26 @@ inline const char* to_string(WarpgroupMmaProfile::Op op) {
   return "?";
 }
 
+// Tensor copies of one source location whose boxes hung over the tensor's edges (CPU backend,
+// every launch). Not a finding: the hardware fills a load's elements outside the tensor with
+// zeros and leaves out a store's, and kernels rely on it for the edge tiles. The checker words
+// them under --explain.
+struct TensorEdgeNote {
+  SourceLocation at;  // the cp.async.bulk.tensor
+  std::uintptr_t site = 0;
+  bool store = false;  // shared to global: elements outside the tensor left out, not zero-filled
+  std::string tensor;  // the buffer the tensor map points into ("a"), empty when none is known
+  // The tensor's elements per dimension and the first box's coordinates (the lowest block's
+  // first such copy), innermost dimension first, as cuTensorMapEncodeTiled and PTX order them.
+  std::vector<std::uint64_t> dims;
+  std::vector<std::int64_t> first_box;
+  std::vector<unsigned> box;  // the box's elements per dimension
+  std::uint64_t first_block = 0;  // linear index of the block that issued the first box
+  std::uint64_t boxes = 0;             // every box this location copied (multicast: once)
+  std::uint64_t boxes_over_edge = 0;   // those that reached outside the tensor
+  std::uint64_t elements_outside = 0;  // loads: zero-filled; stores: left out
+};
+
 struct LaunchStats {
   bool loads_counted = false;  // the kernel was instrumented (CPU backend with clang)
   std::uint64_t max_global_loads = 0;  // by the single busiest thread
@@ -250,6 +270,10 @@ struct LaunchResult {
   std::vector<TensorCopyProfile> tensor_copies;
   std::vector<WarpgroupMmaProfile> warpgroup_mma;
   bool async_profile_truncated = false;  // more locations than the report holds
+  // CPU backend, every launch: tensor copies whose boxes hung over the tensor's edges, per
+  // source location and tensor (notes, not findings: they do not fail a case).
+  std::vector<TensorEdgeNote> tensor_edges;
+  bool tensor_edges_truncated = false;  // more locations than the report holds
   // GPU: a fault leaves the CUDA context unusable; nothing more can run in this process.
   bool device_lost = false;
 

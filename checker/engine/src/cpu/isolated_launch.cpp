@@ -378,6 +378,28 @@ LaunchResult launch_isolated(GridPlan& plan) {
     result.warpgroup_mma.push_back(p);
   }
   result.async_profile_truncated = report->async_profile_truncated != 0;
+  // Tensor copies over the tensor's edges: every launch, only the locations that hung over.
+  for (std::uint32_t i = 0; i < report->tensor_edge_lines; ++i) {
+    const RawTensorEdgeLine& raw = report->tensor_edges[i];
+    if (raw.boxes_over_edge == 0) continue;
+    TensorEdgeNote n;
+    n.site = raw.site;
+    n.store = raw.store != 0;
+    if (raw.slot >= 0) n.tensor = DeviceArena::instance().slot(raw.slot).name;
+    for (unsigned d = 0; d < raw.rank && d < 5; ++d) {
+      n.dims.push_back(raw.dims[d]);
+      n.box.push_back(raw.box[d]);
+      n.first_box.push_back(raw.first_box[d]);
+    }
+    n.first_block = raw.first_block;
+    n.boxes = raw.boxes;
+    n.boxes_over_edge = raw.boxes_over_edge;
+    n.elements_outside = raw.elements_outside;
+    if (raw.site & kLineSite) n.at = line_site_location(raw.site);
+    else profile_sites.push_back(raw.site);
+    result.tensor_edges.push_back(n);
+  }
+  result.tensor_edges_truncated = report->tensor_edges_truncated != 0;
   attach_source_lines(result.findings, pcs, other_pcs, plan.kernel->source);
   if (!profile_sites.empty()) {
     auto lines = source_lines(profile_sites, plan.kernel->source);
@@ -387,6 +409,8 @@ LaunchResult launch_isolated(GridPlan& plan) {
       if (lines.count(p.site)) p.at = lines[p.site];
     for (WarpgroupMmaProfile& p : result.warpgroup_mma)
       if (lines.count(p.site)) p.at = lines[p.site];
+    for (TensorEdgeNote& n : result.tensor_edges)
+      if (lines.count(n.site)) n.at = lines[n.site];
   }
 
   result.stats.loads_counted = plan.kernel->instrumented;

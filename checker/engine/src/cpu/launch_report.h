@@ -97,6 +97,22 @@ struct RawWarpgroupMmaLine {
   std::uint64_t instructions, flops;
 };
 
+// Tensor copies whose boxes hung over the tensor's edges (tensor_edges.h): one line per copy
+// site, direction and tensor, on every launch.
+inline constexpr unsigned kMaxTensorEdgeLines = 64;
+
+struct RawTensorEdgeLine {
+  std::uint64_t site;
+  std::uint8_t store;
+  std::uint8_t rank;
+  std::int32_t slot;                  // the tensor's arena slot (-1: not a device buffer)
+  std::uint64_t global_address;       // the tensor map's, which tells tensors apart
+  std::uint32_t dims[5], box[5];
+  std::int64_t first_box[5];
+  std::uint64_t first_block;          // valid once boxes_over_edge > 0
+  std::uint64_t boxes, boxes_over_edge, elements_outside;
+};
+
 struct WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
   std::atomic<std::uint32_t> thread;
@@ -137,6 +153,8 @@ struct LaunchReport {
   std::uint32_t async_profile_truncated;
   RawTensorCopyLine tensor_copies[kMaxAsyncProfileLines];
   RawWarpgroupMmaLine warpgroup_mma[kMaxAsyncProfileLines];
+  std::uint32_t tensor_edge_lines, tensor_edges_truncated;  // under lock
+  RawTensorEdgeLine tensor_edges[kMaxTensorEdgeLines];
 
   void add(const RawFinding& f);
 

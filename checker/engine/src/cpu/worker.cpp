@@ -702,6 +702,7 @@ void Worker::fold_statistics() {
   LaunchReport& r = *plan_.report;
   if (fast_path.profile) profile_.fold_into(r);
   async_profile_.fold_into(r);
+  tensor_edges_.fold_into(r);
   r.barrier_waits.fetch_add(barrier_waits_);
   r.total_loads.fetch_add(total_loads_);
   while (r.lock.test_and_set(std::memory_order_acquire)) {

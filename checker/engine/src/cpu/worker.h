@@ -14,6 +14,7 @@
 
 #include "access_checks.h"
 #include "async_profile.h"
+#include "tensor_edges.h"
 #include "cuda_thread.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "grid_plan.h"
@@ -108,6 +109,8 @@ class Worker {
   AccessChecks& checks() { return checks_; }
   // With RunOptions::profile: what the asynchronous units did in this worker's CTAs; else null.
   AsyncProfile* async_profile() { return plan_.options.profile ? &async_profile_ : nullptr; }
+  // Tensor copies' boxes over the tensor's edges, counted on every launch.
+  TensorEdges& tensor_edges() { return tensor_edges_; }
   const GridPlan& plan() const { return plan_; }
   bool in_stack_guard(std::uintptr_t address) const;
   unsigned index() const { return index_; }
@@ -164,6 +167,7 @@ class Worker {
   AccessChecks checks_;
   MemoryProfile profile_;
   AsyncProfile async_profile_;
+  TensorEdges tensor_edges_;
   std::uint64_t barrier_waits_ = 0;
   std::uint64_t total_loads_ = 0;
   std::uint64_t max_loads_ = 0, max_loads_block_ = 0;

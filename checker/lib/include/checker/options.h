@@ -24,6 +24,7 @@ struct Options {
   bool no_canaries = false; // GPU: no canary zones (set by --sanitize for its inner runs)
   bool bench = false;       // after the cases pass, time the kernel against cuBLAS (GPU backend)
   bool profile = false;     // after the cases, the memory profile per source line (and ncu's counters)
+  bool explain = false;     // after each case, notes on legal but notable behaviour (CPU backend)
   std::string bench_csv;    // --bench-csv: append machine-readable rows to this file
   // --json: one JSON document on stdout (docs/dev/report-json.md); the text for people goes
   // to stderr instead. --json=FILE: the document goes to FILE, the text stays on stdout.

@@ -5,6 +5,10 @@
 
 #include "lane.h"
 
+namespace cuda_cpu {
+struct EmulatedTensorMap;
+}
+
 namespace engine::cpu::ptx_run {
 
 void run_mbarrier(Lane& lane, const ptx::Instruction& in);     // mbarrier.cpp
@@ -35,5 +39,10 @@ void profile_tensor_load(const Lane& lane, const ClusterPlace& place, const MBar
                          bool multicast);
 void profile_tensor_store(const Lane& lane, std::uint64_t bytes);
 void profile_warpgroup(const Lane& first, const ptx::Instruction& in);
+
+// Every tensor copy's box as issued (a multicast load once), on every launch: the notes on
+// boxes that hung over the tensor's edges (tensor_edges.h, tensor_edge_hooks.cpp).
+void note_tensor_box(const Lane& lane, const cuda_cpu::EmulatedTensorMap& map, const std::int64_t* coordinate,
+                     bool store);
 
 }  // namespace engine::cpu::ptx_run

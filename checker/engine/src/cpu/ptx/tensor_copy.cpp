@@ -125,6 +125,7 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
   const unsigned element = map.element_bytes;
   const std::uint64_t bytes = box.elements * element;
   std::vector<LoadTarget> targets = load_targets(lane, in, bytes);
+  note_tensor_box(lane, map, box.coordinate, false);
 
   // The box is read from global memory once, as it is issued.
   std::vector<unsigned char> data(bytes);
@@ -183,6 +184,7 @@ void tensor_store(Lane& lane, const ptx::Instruction& in) {
   unsigned thread = lane.thread->linear;
   std::uint32_t group = w.sync().bulk_committed[thread];
   profile_tensor_store(lane, bytes);
+  note_tensor_box(lane, map, box.coordinate, true);
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
     std::uintptr_t from = window + swizzled(source + e * element, map.swizzle_bytes);
     if (!w.checks().async_read(from, element, map.swizzle_bytes, lane.site, *lane.thread)) return;
