@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend_fixture.h"
+#include "hopper_test_support.h"
 #include "cluster_kernels_kernels.h"
 #include "cluster_misuse_kernels_kernels.h"
 #include "cuda_cpu/compat/cuda.h"
@@ -28,35 +29,16 @@ using engine::ThreadOrder;
 namespace ck = kernels::cluster_kernels;
 namespace cm = kernels::cluster_misuse_kernels;
 
+using hopper_test::describe;
+using hopper_test::first_of;
+using hopper_test::hopper_or_skip;
+using hopper_test::line_of;
+using hopper_test::require_clean;
+using hopper_test::as_cu;
+
 namespace {
 
 const ThreadOrder kOrders[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-
-std::string describe(const LaunchResult& r) {
-  std::string s;
-  for (const auto& f : r.findings)
-    s += "kind " + std::to_string(static_cast<int>(f.kind)) + " op '" + f.op + "' " + f.detail + " " +
-         f.where.str() + " line " + std::to_string(f.at.line) + "; ";
-  for (const auto& f : r.findings)
-    for (const auto& g : f.groups)
-      s += "group of " + std::to_string(g.count) + " at line " + std::to_string(g.barrier.line) + " waits for '" +
-           g.wait.barrier + "' (arrivals " + std::to_string(g.wait.pending_arrivals) + " of " +
-           std::to_string(g.wait.expected_arrivals) + "); ";
-  return s;
-}
-
-void require_clean(const LaunchResult& r) {
-  CAPTURE(engine::to_string(r.rejected.why));
-  INFO("findings: " << describe(r));
-  REQUIRE(!r.rejected.refused());
-  REQUIRE(r.findings.empty());
-}
-
-bool hopper_or_skip(engine::Backend& backend) {
-  if (backend.limits().compute_capability == 90) return true;
-  test_support::note_skipped("clusters need a Hopper GPU (compute capability 9.0)");
-  return false;
-}
 
 LaunchConfig clustered(engine::Dim3 grid, unsigned threads, engine::Dim3 cluster, std::size_t shared = 0) {
   LaunchConfig c{grid, threads, shared};
@@ -69,14 +51,6 @@ RunOptions in_order(ThreadOrder order) {
   o.order = order;
   o.shuffle_seed = 5;
   return o;
-}
-
-int line_of(const char* file, const std::string& text) {
-  std::ifstream in(std::string(TEST_SOURCE_DIR) + "/engine/" + file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return n;
-  return -1;
 }
 
 CUtensorMap rows_map(engine::Backend& backend, const void* tensor, unsigned rows) {

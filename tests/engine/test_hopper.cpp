@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend_fixture.h"
+#include "hopper_test_support.h"
 #include "cuda_cpu/compat/cuda.h"
 #include "cuda_cpu/compat/cuda_fp16.h"
 #include "engine/device_array.h"
@@ -32,60 +33,18 @@ using engine::RunOptions;
 namespace h = kernels::hopper_kernels;
 namespace hm = kernels::hopper_misuse_kernels;
 
+using hopper_test::describe;
+using hopper_test::first_of;
+using hopper_test::hopper_or_skip;
+using hopper_test::line_of;
+using hopper_test::require_clean;
+using hopper_test::as_cu;
+
 namespace {
 
 template <typename Sig>
 engine::Kernel<Sig> kernel(const engine::KernelImage& (*cpu)(), const engine::KernelImage& (*gpu)()) {
   return engine::Kernel<Sig>(cpu(), gpu());
-}
-
-std::string describe(const LaunchResult& r) {
-  std::string s;
-  for (const auto& f : r.findings)
-    s += "kind " + std::to_string(static_cast<int>(f.kind)) + " op '" + f.op + "' " + f.detail + " " + f.buffer + "[" +
-         std::to_string(f.index) + "] thread " + f.where.str() + " line " + std::to_string(f.at.line) + "; ";
-  for (const auto& f : r.findings)
-    for (const auto& g : f.groups)
-      s += "group of " + std::to_string(g.count) + " at line " + std::to_string(g.barrier.line) + " waits for '" +
-           g.wait.barrier + "' parity " + std::to_string(g.wait.parity) + " (phase parity " +
-           std::to_string(g.wait.phase_parity) + ", arrivals " + std::to_string(g.wait.pending_arrivals) + " of " +
-           std::to_string(g.wait.expected_arrivals) + ", bytes " + std::to_string(g.wait.bytes_delivered) + " of " +
-           std::to_string(g.wait.bytes_expected) + "); ";
-  return s;
-}
-
-void require_clean(const LaunchResult& r) {
-  CAPTURE(engine::to_string(r.rejected.why));
-  INFO("findings: " << describe(r));
-  REQUIRE(!r.rejected.refused());
-  REQUIRE(r.findings.empty());
-}
-
-const engine::Finding* first_of(const LaunchResult& r, FindingKind kind) {
-  for (const auto& finding : r.findings)
-    if (finding.kind == kind) return &finding;
-  return nullptr;
-}
-
-int line_of(const char* file, const std::string& text) {
-  std::ifstream in(std::string(TEST_SOURCE_DIR) + "/engine/" + file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return n;
-  return -1;
-}
-
-// The kernels take CUtensorMap; the backend encodes engine::TensorMap, the same 128 bytes.
-CUtensorMap as_cu(const engine::TensorMap& map) {
-  CUtensorMap m;
-  std::memcpy(&m, map.bytes, sizeof m);
-  return m;
-}
-
-bool hopper_or_skip(engine::Backend& backend) {
-  if (backend.limits().compute_capability == 90) return true;
-  test_support::note_skipped("these instructions need a Hopper GPU (compute capability 9.0)");
-  return false;
 }
 
 // CU_TENSOR_MAP_SWIZZLE_{NONE,32B,64B,128B} = 0..3; their spans in bytes.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend_fixture.h"
+#include "hopper_test_support.h"
 #include "cuda_cpu/compat/cuda.h"
 #include "engine/device_array.h"
 #include "engine/kernel.h"
@@ -27,56 +28,14 @@ using engine::RunOptions;
 namespace hc = kernels::hopper_cccl_kernels;
 namespace hcm = kernels::hopper_cccl_misuse_kernels;
 
+using hopper_test::describe;
+using hopper_test::first_of;
+using hopper_test::hopper_or_skip;
+using hopper_test::line_of;
+using hopper_test::require_clean;
+using hopper_test::as_cu;
+
 namespace {
-
-std::string describe(const LaunchResult& r) {
-  std::string s;
-  for (const auto& f : r.findings) {
-    s += "kind " + std::to_string(static_cast<int>(f.kind)) + " op '" + f.op + "' " + f.detail + " line " +
-         std::to_string(f.at.line) + "; ";
-    for (const auto& g : f.groups)
-      s += "group of " + std::to_string(g.count) + " at line " + std::to_string(g.barrier.line) + " waits for '" +
-           g.wait.barrier + "' parity " + std::to_string(g.wait.parity) + " (phase parity " +
-           std::to_string(g.wait.phase_parity) + ", arrivals " + std::to_string(g.wait.pending_arrivals) + " of " +
-           std::to_string(g.wait.expected_arrivals) + ", bytes " + std::to_string(g.wait.bytes_delivered) + " of " +
-           std::to_string(g.wait.bytes_expected) + "); ";
-  }
-  return s;
-}
-
-void require_clean(const LaunchResult& r) {
-  const std::string why = engine::to_string(r.rejected.why);
-  CAPTURE(why);
-  INFO("findings: " << describe(r));
-  REQUIRE(!r.rejected.refused());
-  REQUIRE(r.findings.empty());
-}
-
-const engine::Finding* first_of(const LaunchResult& r, FindingKind kind) {
-  for (const auto& finding : r.findings)
-    if (finding.kind == kind) return &finding;
-  return nullptr;
-}
-
-int line_of(const char* file, const std::string& text) {
-  std::ifstream in(std::string(TEST_SOURCE_DIR) + "/engine/" + file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find(text) != std::string::npos) return n;
-  return -1;
-}
-
-CUtensorMap as_cu(const engine::TensorMap& map) {
-  CUtensorMap m;
-  std::memcpy(&m, map.bytes, sizeof m);
-  return m;
-}
-
-bool hopper_or_skip(engine::Backend& backend) {
-  if (backend.limits().compute_capability == 90) return true;
-  test_support::note_skipped("these instructions need a Hopper GPU (compute capability 9.0)");
-  return false;
-}
 
 // A 2-D tensor of 16-bit elements, `width` x `height`, boxes of `box_cols` x `box_rows`.
 engine::TensorMapRequest request_for(void* address, unsigned width, unsigned height, unsigned box_cols,

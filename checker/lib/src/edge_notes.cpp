@@ -5,19 +5,13 @@
 #include <vector>
 
 #include "checker/explain.h"
+#include "profile_report.h"
 
 namespace checker {
 namespace {
 
 // "1,536"
-std::string grouped(std::uint64_t v) {
-  std::string digits = std::to_string(v), s;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) s += ',';
-    s += digits[i];
-  }
-  return s;
-}
+std::string grouped(std::uint64_t v) { return count_words(static_cast<double>(v)); }
 
 // "column 64, row 96 of a 100 x 72 tensor": the first box's corner, in the tensor's own terms
 // (a 2-D tensor map's innermost dimension is a row-major matrix's columns).
