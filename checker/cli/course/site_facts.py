@@ -209,9 +209,14 @@ def configuration_table(spec):
         computes += " of `float`, row-major"
     else:
         inputs = " and ".join(f"{n} `{t}`" for n, t in spec.input_types.items())
-        if spec.tensor_maps:
-            inputs += " (as the tensor maps " + " and ".join(f"`{name}`" for name in spec.tensor_maps) + ")"
-        computes += f", row-major: {inputs}, {spec.output_name} `float`"
+        input_maps = [name for name, m in spec.tensor_maps.items() if m["matrix"] != "c"]
+        output_maps = [name for name, m in spec.tensor_maps.items() if m["matrix"] == "c"]
+        if input_maps:
+            inputs += " (as the tensor maps " + " and ".join(f"`{name}`" for name in input_maps) + ")"
+        output = f"{spec.output_name} `float`"
+        if output_maps:
+            output += f" (stored through the tensor map `{output_maps[0]}`)"
+        computes += f", row-major: {inputs}, {output}"
     if spec.data.get("b_is_transpose_of_a"):
         computes += "; the checker fills b with aᵀ"
     rows.append(("Computes", computes))
