@@ -62,6 +62,22 @@ inline CUtensorMap as_cu(const engine::TensorMap& map) {
   return m;
 }
 
+// A 2-D tensor of 16-bit elements, `width` x `height` row-major, boxes of `box_cols` x
+// `box_rows`; swizzle: CU_TENSOR_MAP_SWIZZLE_{NONE,32B,64B,128B} = 0..3.
+inline engine::TensorMapRequest request_for(const void* address, unsigned width, unsigned height, unsigned box_cols,
+                                            unsigned box_rows, unsigned swizzle) {
+  engine::TensorMapRequest request;
+  request.rank = 2;
+  request.global_address = address;
+  request.dims[0] = width;
+  request.dims[1] = height;
+  request.strides[0] = width * 2;
+  request.box[0] = box_cols;
+  request.box[1] = box_rows;
+  request.swizzle = swizzle;
+  return request;
+}
+
 inline bool hopper_or_skip(engine::Backend& backend) {
   if (backend.limits().compute_capability == 90) return true;
   test_support::note_skipped("these instructions need a Hopper GPU (compute capability 9.0)");

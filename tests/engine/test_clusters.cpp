@@ -53,20 +53,9 @@ RunOptions in_order(ThreadOrder order) {
   return o;
 }
 
+// Rows of 64 halves, boxes of 8 rows, no swizzle.
 CUtensorMap rows_map(engine::Backend& backend, const void* tensor, unsigned rows) {
-  engine::TensorMapRequest r;
-  r.rank = 2;
-  r.global_address = tensor;
-  r.dims[0] = 64;
-  r.dims[1] = rows;
-  r.strides[0] = 128;
-  r.box[0] = 64;
-  r.box[1] = 8;
-  r.swizzle = 0;
-  engine::TensorMap map = backend.encode_tensor_map(r);
-  CUtensorMap m;
-  std::memcpy(&m, map.bytes, sizeof m);
-  return m;
+  return as_cu(backend.encode_tensor_map(hopper_test::request_for(tensor, 64, rows, 64, 8, 0)));
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ using hopper_test::hopper_or_skip;
 using hopper_test::line_of;
 using hopper_test::require_clean;
 using hopper_test::as_cu;
+using hopper_test::request_for;
 
 namespace {
 
@@ -76,16 +77,7 @@ BACKEND_TEST("TMA: a 2-D box lands as each swizzle lays it out, with zeros past 
   const int corners[3][2] = {{8, 4}, {72, 50}, {-8, -4}};
   for (unsigned swizzle = 0; swizzle < 4; ++swizzle) {
     const unsigned box_cols = swizzle == 0 ? 64 : kSwizzleBytes[swizzle] / 2, bytes = box_cols * 2 * kBoxRows;
-    engine::TensorMapRequest request;
-    request.rank = 2;
-    request.global_address = global.get();
-    request.dims[0] = kWidth;
-    request.dims[1] = kHeight;
-    request.strides[0] = kWidth * 2;
-    request.box[0] = box_cols;
-    request.box[1] = kBoxRows;
-    request.swizzle = swizzle;
-    CUtensorMap map = as_cu(backend.encode_tensor_map(request));
+    CUtensorMap map = as_cu(backend.encode_tensor_map(request_for(global.get(), kWidth, kHeight, box_cols, kBoxRows, swizzle)));
     for (const auto& corner : corners) {
       CAPTURE(swizzle);
       CAPTURE(corner[0]);
@@ -547,16 +539,7 @@ TEST_CASE("cpu: the profile counts tensor stores, and loads on two stages, per l
   in.upload(tensor);
   out.upload(std::vector<std::uint16_t>(tensor.size(), 0));
   auto map_of = [&](const void* address) {
-    engine::TensorMapRequest r;
-    r.rank = 2;
-    r.global_address = address;
-    r.dims[0] = kWidth;
-    r.dims[1] = kHeight;
-    r.strides[0] = kWidth * 2;
-    r.box[0] = 64;
-    r.box[1] = 16;
-    r.swizzle = 3;
-    return as_cu(be->encode_tensor_map(r));
+    return as_cu(be->encode_tensor_map(request_for(address, kWidth, kHeight, 64, 16, 3)));
   };
   auto trip = kernel<void(CUtensorMap, CUtensorMap, int, int, int, int)>(h::cpu_hopper_tma_round_trip,
                                                                          h::gpu_hopper_tma_round_trip);
@@ -621,16 +604,7 @@ TEST_CASE("cpu: a tensor box over the tensor's edges is noted with its zero-fill
   constexpr unsigned kWidth = 104, kHeight = 70, kBoxCols = 64, kBoxRows = 32, kBytes = kBoxCols * kBoxRows * 2;
   DeviceArray<std::uint16_t> global(*be, kWidth * kHeight, "tensor");
   global.upload(std::vector<std::uint16_t>(kWidth * kHeight, 1));
-  engine::TensorMapRequest request;
-  request.rank = 2;
-  request.global_address = global.get();
-  request.dims[0] = kWidth;
-  request.dims[1] = kHeight;
-  request.strides[0] = kWidth * 2;
-  request.box[0] = kBoxCols;
-  request.box[1] = kBoxRows;
-  request.swizzle = 3;
-  CUtensorMap map = as_cu(be->encode_tensor_map(request));
+  CUtensorMap map = as_cu(be->encode_tensor_map(request_for(global.get(), kWidth, kHeight, kBoxCols, kBoxRows, 3)));
   auto box = kernel<void(CUtensorMap, int, int, int, std::uint16_t*)>(h::cpu_hopper_tma_box, h::gpu_hopper_tma_box);
   const int line = line_of("hopper_kernels.cu", "tma_load_2d(shared_address(smem), &map");
   struct Corner {
@@ -672,16 +646,7 @@ TEST_CASE("cpu: of a line's tensor loads and stores, those over the edge are cou
   in.upload(std::vector<std::uint16_t>(kWidth * kHeight, 1));
   out.upload(std::vector<std::uint16_t>(kWidth * kHeight, 0));
   auto map_of = [&](const void* address) {
-    engine::TensorMapRequest r;
-    r.rank = 2;
-    r.global_address = address;
-    r.dims[0] = kWidth;
-    r.dims[1] = kHeight;
-    r.strides[0] = kWidth * 2;
-    r.box[0] = 64;
-    r.box[1] = 16;
-    r.swizzle = 3;
-    return as_cu(be->encode_tensor_map(r));
+    return as_cu(be->encode_tensor_map(request_for(address, kWidth, kHeight, 64, 16, 3)));
   };
   auto trip = kernel<void(CUtensorMap, CUtensorMap, int, int, int, int)>(h::cpu_hopper_tma_round_trip,
                                                                          h::gpu_hopper_tma_round_trip);

@@ -34,23 +34,9 @@ using hopper_test::hopper_or_skip;
 using hopper_test::line_of;
 using hopper_test::require_clean;
 using hopper_test::as_cu;
+using hopper_test::request_for;
 
 namespace {
-
-// A 2-D tensor of 16-bit elements, `width` x `height`, boxes of `box_cols` x `box_rows`.
-engine::TensorMapRequest request_for(void* address, unsigned width, unsigned height, unsigned box_cols,
-                                     unsigned box_rows, unsigned swizzle) {
-  engine::TensorMapRequest request;
-  request.rank = 2;
-  request.global_address = address;
-  request.dims[0] = width;
-  request.dims[1] = height;
-  request.strides[0] = width * 2;
-  request.box[0] = box_cols;
-  request.box[1] = box_rows;
-  request.swizzle = swizzle;
-  return request;
-}
 
 // CU_TENSOR_MAP_SWIZZLE_{NONE,32B,64B,128B} = 0..3; their spans in bytes.
 const unsigned kSwizzleBytes[4] = {0, 32, 64, 128};
