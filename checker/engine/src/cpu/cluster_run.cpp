@@ -192,18 +192,13 @@ void ClusterRun::complete_barrier_if_done() {
   ++events_;
   std::vector<std::pair<unsigned, unsigned>> waiting = std::move(waiting_);
   waiting_.clear();
-  Worker* here = current_worker;
   for (unsigned r = 0; r < size_; ++r) {
     if (!members_[r] || state_[r] != State::running) continue;
     Worker& w = *members_[r];
-    FastPath kept = fast_path;
+    OutsideChange change(w);
     w.checks().next_epoch();
     w.sync().barrier_opened();
     w.progress();
-    if (&w != here) {
-      fast_path = kept;
-      w.changed_from_outside();
-    }
   }
   for (auto [rank, thread] : waiting) members_[rank]->release(thread);
 }

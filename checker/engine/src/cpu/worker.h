@@ -176,6 +176,26 @@ class Worker {
 
 // The worker of this OS thread while it runs a grid; null elsewhere.
 extern __thread Worker* current_worker;
+
+// Held while this OS thread changes another worker's checks (a CTA of the same cluster): the
+// checks' fast path is per OS thread, so this thread's is kept, and the owner reads its own again
+// at its next turn. For this thread's own worker it does nothing.
+class OutsideChange {
+ public:
+  explicit OutsideChange(Worker& owner) : owner_(owner), kept_(fast_path), outside_(&owner != current_worker) {}
+  ~OutsideChange() {
+    if (!outside_) return;
+    fast_path = kept_;
+    owner_.changed_from_outside();
+  }
+  OutsideChange(const OutsideChange&) = delete;
+  OutsideChange& operator=(const OutsideChange&) = delete;
+
+ private:
+  Worker& owner_;
+  FastPath kept_;
+  bool outside_;
+};
 // The CUDA thread running on this OS thread; null outside kernel code.
 extern __thread CudaThread* current_thread;
 

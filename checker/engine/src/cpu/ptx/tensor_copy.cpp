@@ -153,15 +153,13 @@ void tensor_load(Lane& lane, const ptx::Instruction& in) {
       copy.destinations[e] = window + swizzled(offset + e * element, map.swizzle_bytes);
     // The bytes may land at any moment from now on; the mbarrier phase that brings them is the
     // one in progress. Another CTA's checks are told from this OS thread, whose fast path stays.
-    FastPath kept = fast_path;
-    owner.checks().tma_issued(window + static_cast<std::uintptr_t>(offset), static_cast<unsigned>(bytes),
-                              barrier.index, barrier.completed + 1, map.swizzle_bytes, lane.site, *lane.thread,
-                              !target.box.remote());
-    if (target.box.remote()) {
-      fast_path = kept;
-      owner.changed_from_outside();
-      owner.cluster()->progress();
+    {
+      OutsideChange change(owner);
+      owner.checks().tma_issued(window + static_cast<std::uintptr_t>(offset), static_cast<unsigned>(bytes),
+                                barrier.index, barrier.completed + 1, map.swizzle_bytes, lane.site, *lane.thread,
+                                !target.box.remote());
     }
+    if (target.box.remote()) owner.cluster()->progress();
     owner.sync().copies.push_back(std::move(copy));
     barrier.copies.push_back(owner.sync().copies.size() - 1);
     owner.sync().land_awaited_copies = &land_awaited_copies;
