@@ -226,6 +226,8 @@ json run_json(const BackendOutcome& o, const CaseInputs& in) {
 
 }  // namespace
 
+const char* finding_kind_name(engine::FindingKind kind) { return kind_name(kind); }
+
 json dims_json(const Dims& d) { return {{"m", d.m}, {"n", d.n}, {"k", d.k}}; }
 
 json finding_json(const engine::Finding& f) {

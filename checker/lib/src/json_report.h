@@ -34,6 +34,8 @@ class JsonStdout {
   int saved_ = -1;
 };
 
+// "shared_race": a finding kind's name, as --json writes it and the diagnostic lines end with.
+const char* finding_kind_name(engine::FindingKind kind);
 nlohmann::json dims_json(const Dims& d);
 nlohmann::json finding_json(const engine::Finding& f);
 nlohmann::json rejection_json(const engine::LaunchRejection& r);
