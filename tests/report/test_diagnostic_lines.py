@@ -157,6 +157,10 @@ class DiagnosticLines(unittest.TestCase):
         self.assertIn("::error file=", done.stderr)
         finding = doc["kernels"][0]["cases"][0]["runs"][0]["findings"][0]
         self.assertEqual(finding["kind"], "shared_race")
+        # The document's summary is the first diagnostic line's, without the kind.
+        first = errors(done.stderr)[0][1]
+        self.assertEqual(finding["summary"] + " [shared_race]", first.group(5))
+        self.assertEqual(finding["at"]["line"], int(first.group(2)))
 
 
 if __name__ == "__main__":
