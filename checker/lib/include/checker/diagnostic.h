@@ -35,7 +35,9 @@ std::optional<Diagnostic> scattered_loads_diagnostic(const engine::AccessProfile
 
 // The summary of a kind that explain.cpp has no words for yet: its name and the facts every
 // finding carries ("async proxy fence in thread (0,0) of block (0,0): ..."). Correct, not helpful:
-// a new kind gets its words in finding_title and finding_summary (explain.cpp).
+// a new kind gets its words as a case of finding_title and of finding_fact (explain.cpp; the
+// compiler's -Wswitch names the switches that miss it), and, where it has another thread's line,
+// of other_words (diagnostic.cpp). tests/checkers/test_diagnostics.cpp checks every kind has them.
 std::string generic_finding_summary(const engine::Finding& f);
 
 }  // namespace checker
