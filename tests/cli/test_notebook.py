@@ -19,6 +19,8 @@ WORK = Path(os.environ["CLI_WORK"]).resolve() if os.environ.get("CLI_WORK") else
 COPY = WORK / "src" if WORK else None
 EDIT = "%%writefile puzzles/p01_naive.cu\n"
 COURSE_LINE = re.compile(r'^COURSE = "[^"\n]*"$', re.M)
+# `!` commands run in a pseudo-terminal, so the checker colours its output, as Colab shows it.
+ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 RESULT = re.compile(r"^Result: \d+ of \d+ cases passed\. (PASS|FAIL)$", re.M)
 
 try:
@@ -29,7 +31,7 @@ except ImportError:
 
 
 def text_of(cell):
-    """Everything a code cell printed, streams and errors alike."""
+    """Everything a code cell printed, streams and errors alike, without terminal escapes."""
     parts = []
     for output in cell.get("outputs", []):
         if output.get("output_type") == "stream":
@@ -38,7 +40,7 @@ def text_of(cell):
             parts.append("\n".join(output.get("traceback", [])))
         else:
             parts.append(output.get("data", {}).get("text/plain", ""))
-    return "".join(parts)
+    return ESCAPE.sub("", "".join(parts)).replace("\r\n", "\n")
 
 
 def index_of(cells, source):
