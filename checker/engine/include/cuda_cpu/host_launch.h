@@ -5,6 +5,7 @@
 // (checker/cmake/KernelTargets.cmake); a kernel that no build exports cannot be launched so.
 #pragma once
 
+#include "engine/backend.h"
 #include "engine/findings.h"
 #include "engine/kernel_image.h"
 
@@ -18,5 +19,27 @@ const engine::KernelImage* registered_kernel_image(const void* kernel);
 // What the last launch from host code on this OS thread found: its refusal, findings and
 // statistics. Host code only sees CUDA's error code; programs and tests read the facts here.
 const engine::LaunchResult& last_host_launch();
+
+// One launch from host code, as facts: what ran, where it was written, what it found.
+struct HostLaunch {
+  const char* kernel = "";  // as the launch names it ("scale<float, 4>"), or the image's name
+  const char* file = "";    // the <<<...>>> launch's file and line; "" and 0 for cudaLaunchKernel*
+  unsigned line = 0;
+  engine::LaunchConfig config;
+  int cuda_error = 0;  // the cudaError_t the launch returned
+  const char* cuda_error_name = "";
+  bool ran = false;  // false: refused before it ran, or not run after an earlier launch's sticky error
+  const engine::LaunchResult* result = nullptr;
+};
+// Called after every launch from host code, on the launching thread (a program's report:
+// checker/lib/src/program_report.cpp). Null: none.
+using HostLaunchObserver = void (*)(const HostLaunch& launch);
+void observe_host_launches(HostLaunchObserver observer);
+
+// A runtime call the CPU backend does not model: says so through the observer below (or on
+// stderr without one) and ends the program with status 125.
+[[noreturn]] void not_modelled(const char* call);
+using NotModelledObserver = void (*)(const char* call);
+void observe_not_modelled(NotModelledObserver observer);
 
 }  // namespace cuda_cpu

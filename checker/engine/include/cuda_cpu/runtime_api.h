@@ -1,8 +1,12 @@
-// The CUDA runtime API on the CPU backend: the calls a kernel file's helper code may make.
-// They act on the CPU backend's device memory, so they behave as on a GPU. Launching with
-// <<<...>>> is C++ that only nvcc understands (the checkers launch kernels themselves);
-// host code written for the GPU launches with cudaLaunchKernelEx or cudaLaunchKernel, which
-// run the kernel on the CPU backend (cuda_cpu/host_launch.h), thread block clusters included.
+// The CUDA runtime API on the CPU backend: the calls a kernel file's helper code, or a whole
+// program (docs/programs.md), may make. They act on the CPU backend's device memory, so they
+// behave as on a GPU. Host code launches with <<<...>>> (rewritten at build time,
+// cuda_cpu/chevron.h), cudaLaunchKernelEx or cudaLaunchKernel, which run the kernel on the
+// CPU backend (cuda_cpu/host_launch.h), thread block clusters included. Launches, copies and
+// everything on a stream run to their end before the call returns, so streams keep their
+// order and events time what came before them on the CPU's clock. A function CUDA has and
+// this file does not declare does not compile (the compiler names it); a declared one that
+// the backend does not model stops the program with a message naming it.
 #pragma once
 
 #include <cstddef>
@@ -15,9 +19,16 @@ enum cudaError_t {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchTimeout = 702,
+  cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorInvalidClusterSize = 912,
@@ -118,3 +129,243 @@ template <typename T>
 inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attribute, int value) {
   return cuda_cpu_func_set_attribute(reinterpret_cast<const void*>(kernel), attribute, value);
 }
+
+// --- What whole programs use (runtime_program.cpp) -------------------------------------------
+
+typedef struct CUevent_st* cudaEvent_t;
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+enum : unsigned {
+  cudaStreamDefault = 0x0,
+  cudaStreamNonBlocking = 0x1,
+  cudaEventDefault = 0x0,
+  cudaEventBlockingSync = 0x1,
+  cudaEventDisableTiming = 0x2,
+  cudaEventInterprocess = 0x4,
+  cudaHostAllocDefault = 0x0,
+  cudaHostAllocPortable = 0x1,
+  cudaHostAllocMapped = 0x2,
+  cudaHostAllocWriteCombined = 0x4,
+  cudaMemAttachGlobal = 0x1,
+  cudaMemAttachHost = 0x2,
+};
+
+// The device the CPU backend models: an H100 SXM (runtime_program.cpp fills it in). The
+// fields are CUDA's, by name; the name says that the CPU backend is running.
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  std::size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  std::size_t totalConstMem;
+  int major;
+  int minor;
+  std::size_t textureAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  std::size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int cooperativeLaunch;
+  std::size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+  std::size_t reservedSharedMemPerBlock;
+  int clusterLaunch;
+};
+
+// CUDA's values (driver_types.h) for the attributes the CPU backend answers; any other stops
+// the program with its number.
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+};
+
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device);
+cudaError_t cudaDeviceReset();
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMallocHost(void** pointer, std::size_t bytes);
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags);
+cudaError_t cudaFreeHost(void* pointer);
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal);
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+// Declared so that a program using them compiles; each stops the program with its name.
+cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                         std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMallocPitch(void** pointer, std::size_t* pitch, std::size_t width, std::size_t height);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void*), void* data);
+cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                        std::size_t dynamic_shared_bytes = 0, cudaStream_t stream = nullptr);
+
+// __constant__ and __device__ variables are the host's own globals here: a symbol's device
+// address is its address.
+cudaError_t cuda_cpu_symbol_copy(void* dst, const void* src, std::size_t bytes, std::size_t symbol_size,
+                                 std::size_t offset);
+template <typename T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                                      cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  return cuda_cpu_symbol_copy(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, bytes, sizeof(T),
+                              offset);
+}
+template <typename T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                        cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  return cuda_cpu_symbol_copy(dst, reinterpret_cast<const char*>(&symbol) + offset, bytes, sizeof(T), offset);
+}
+template <typename T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t bytes, std::size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr) {
+  return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
+template <typename T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = nullptr) {
+  return cudaMemcpyFromSymbol(dst, symbol, bytes, offset, kind);
+}
+template <typename T>
+inline cudaError_t cudaGetSymbolAddress(void** pointer, const T& symbol) {
+  if (pointer == nullptr) return cudaErrorInvalidValue;
+  *pointer = const_cast<T*>(&symbol);
+  return cudaSuccess;
+}
+template <typename T>
+inline cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
+  if (size == nullptr) return cudaErrorInvalidValue;
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+template <typename T>
+inline cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+template <typename T>
+inline cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <typename T>
+inline cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+
+// Occupancy on the modelled H100: threads, blocks and shared memory per multiprocessor (the
+// kernel's static __shared__ variables and the dynamic bytes); registers are not counted,
+// since the CPU backend does not allocate them.
+cudaError_t cuda_cpu_occupancy(int* blocks, const void* kernel, int block_size, std::size_t dynamic_shared_bytes);
+template <typename T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* kernel, int block_size,
+                                                                 std::size_t dynamic_shared_bytes) {
+  return cuda_cpu_occupancy(blocks, reinterpret_cast<const void*>(kernel), block_size, dynamic_shared_bytes);
+}
+// As CUDA's: the block size (a multiple of 32, at most block_size_limit when not 0) with the
+// most threads resident per multiprocessor, the largest such; and the grid that fills the device.
+template <typename T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T* kernel,
+                                                      std::size_t dynamic_shared_bytes = 0, int block_size_limit = 0) {
+  if (min_grid_size == nullptr || block_size == nullptr) return cudaErrorInvalidValue;
+  int limit = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int best_threads = 0, best_size = 0, best_blocks = 0;
+  for (int size = limit / 32 * 32; size >= 32; size -= 32) {
+    int blocks = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, size, dynamic_shared_bytes);
+    if (e != cudaSuccess) return e;
+    if (blocks * size > best_threads) best_threads = blocks * size, best_size = size, best_blocks = blocks;
+  }
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  *block_size = best_size;
+  *min_grid_size = best_blocks * p.multiProcessorCount;
+  return cudaSuccess;
+}
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3,
+};
+template <typename T>
+inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {  // a hint
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }  // a hint
+inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = nullptr) {  // a hint
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cudaSuccess; }  // a hint
