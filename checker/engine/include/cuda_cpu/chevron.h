@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -65,7 +66,8 @@ cudaError_t launch_at(const ChevronSite& site, const void* kernel, const KernelT
                       const ChevronConfig& config, void** args);
 
 // Overload ranks: a kernel named exactly (a function, or a template with its arguments) first;
-// else a template whose parameters are the arguments' types, or those with pointers to const.
+// else a template whose parameters are the arguments' types; else one whose parameters are
+// those types with some of the pointers made pointers to const (a kernel's inputs).
 template <int N>
 struct ChevronRank : ChevronRank<N - 1> {};
 template <>
@@ -97,10 +99,76 @@ void chevron_launch(ChevronRank<1>, const ChevronSite& site, const ChevronConfig
                     void (*kernel)(std::decay_t<A>...), A&&... args) {
   chevron_launch(chevron_exact, site, config, kernel, std::forward<A>(args)...);
 }
+
+namespace chevron_detail {
+
+// How many of the first I types are pointers.
+template <std::size_t I, typename... A>
+constexpr std::size_t pointers_before() {
+  constexpr bool is_pointer[] = {std::is_pointer<A>::value..., false};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < I; ++i) n += is_pointer[i];
+  return n;
+}
+// Parameter I of candidate Mask: the argument's type, its pointer made a pointer to const
+// when the bit of that pointer is set.
+template <std::size_t Mask, std::size_t I, typename... A>
+using parameter_t = std::conditional_t<((Mask >> pointers_before<I, A...>()) & 1u) != 0 &&
+                                           std::is_pointer<std::tuple_element_t<I, std::tuple<A...>>>::value,
+                                       typename pointer_to_const<std::tuple_element_t<I, std::tuple<A...>>>::type,
+                                       std::tuple_element_t<I, std::tuple<A...>>>;
+
+template <std::size_t Mask, typename Seq, typename... A>
+struct Candidate;
+template <std::size_t Mask, std::size_t... I, typename... A>
+struct Candidate<Mask, std::index_sequence<I...>, A...> {
+  using Fn = void (*)(parameter_t<Mask, I, A...>...);
+  Fn fn = nullptr;
+  Candidate() = default;
+  Candidate(Fn f) : fn(f) {}
+};
+
+// Built from the kernel's overload set: exactly one candidate's constructor takes it, the one
+// whose parameter types the kernel template deduces to.
+template <typename Masks, typename... A>
+struct Resolver;
+template <std::size_t... M, typename... A>
+struct Resolver<std::index_sequence<M...>, A...> : Candidate<M, std::index_sequence_for<A...>, A...>... {
+  using Candidate<M, std::index_sequence_for<A...>, A...>::Candidate...;
+
+  template <typename... Args>
+  void launch(const ChevronSite& site, const ChevronConfig& config, Args&&... args) const {
+    (void)((static_cast<const Candidate<M, std::index_sequence_for<A...>, A...>&>(*this).fn != nullptr &&
+            (chevron_launch(chevron_exact, site, config,
+                            static_cast<const Candidate<M, std::index_sequence_for<A...>, A...>&>(*this).fn,
+                            std::forward<Args>(args)...),
+             true)) ||
+           ...);
+  }
+};
+
+template <typename... A>
+constexpr std::size_t pointer_count() {
+  return pointers_before<sizeof...(A), A...>();
+}
+// Every mix of const among at most 6 pointers (64 candidates); beyond that, none or all.
+template <typename... A>
+using masks_t = std::make_index_sequence<(pointer_count<A...>() <= 6 ? (std::size_t{1} << pointer_count<A...>()) : 1)>;
+
+template <typename T>
+struct identity {
+  using type = T;
+};
+
+}  // namespace chevron_detail
+
 template <typename... A>
 void chevron_launch(ChevronRank<0>, const ChevronSite& site, const ChevronConfig& config,
-                    void (*kernel)(typename pointer_to_const<std::decay_t<A>>::type...), A&&... args) {
-  chevron_launch(chevron_exact, site, config, kernel, std::forward<A>(args)...);
+                    typename chevron_detail::identity<
+                        chevron_detail::Resolver<chevron_detail::masks_t<std::decay_t<A>...>, std::decay_t<A>...>>::type
+                        kernel,
+                    A&&... args) {
+  kernel.launch(site, config, std::forward<A>(args)...);
 }
 
 }  // namespace cuda_cpu

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "cuda_cpu/vector_types.h"
@@ -320,10 +321,6 @@ template <typename T>
 inline cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
 }
-template <typename T>
-inline cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
-  return cudaMallocManaged(reinterpret_cast<void**>(pointer), bytes, flags);
-}
 
 // Occupancy on the modelled H100: threads, blocks and shared memory per multiprocessor (the
 // kernel's static __shared__ variables and the dynamic bytes); registers are not counted,
@@ -369,3 +366,28 @@ inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStrea
   return cudaSuccess;
 }
 inline cudaError_t cudaMemAdvise(const void*, std::size_t, int, int) { return cudaSuccess; }  // a hint
+
+// cudaMalloc and cudaMallocManaged name their buffer after the pointer the program passes
+// (cudaMalloc(&d_out, ...) makes "d_out"), with its element type's size, so that a finding
+// says d_out[100] as the program would. (cudaMalloc)(...) calls the function itself.
+cudaError_t cuda_cpu_malloc(void** pointer, std::size_t bytes, std::size_t element_size, const char* expression,
+                            bool managed);
+template <typename T>
+constexpr std::size_t cuda_cpu_element_size() {
+  if constexpr (std::is_void<T>::value) {
+    return 1;
+  } else {
+    return sizeof(T);
+  }
+}
+template <typename T>
+inline cudaError_t cuda_cpu_malloc_named(T** pointer, std::size_t bytes, const char* expression) {
+  return cuda_cpu_malloc(reinterpret_cast<void**>(pointer), bytes, cuda_cpu_element_size<T>(), expression, false);
+}
+template <typename T>
+inline cudaError_t cuda_cpu_malloc_managed_named(const char* expression, T** pointer, std::size_t bytes,
+                                                 unsigned int = cudaMemAttachGlobal) {
+  return cuda_cpu_malloc(reinterpret_cast<void**>(pointer), bytes, cuda_cpu_element_size<T>(), expression, true);
+}
+#define cudaMalloc(pointer, bytes) cuda_cpu_malloc_named(pointer, bytes, #pointer)
+#define cudaMallocManaged(pointer, ...) cuda_cpu_malloc_managed_named(#pointer, pointer, __VA_ARGS__)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "cpu_backend.h"
 #include "cuda_cpu/chevron.h"
@@ -245,10 +246,24 @@ cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** a
 cudaError_t cudaDeviceSynchronize() { return sticky_error; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return sticky_error; }
 
-cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+cudaError_t(cudaMalloc)(void** pointer, std::size_t bytes) {
+  return cuda_cpu_malloc(pointer, bytes, 1, nullptr, false);
+}
+
+cudaError_t cuda_cpu_malloc(void** pointer, std::size_t bytes, std::size_t element_size, const char* expression,
+                            bool managed) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
+  // "&d_out" or "(void**)&d_out" names d_out.
+  std::string name = expression ? expression : "";
+  if (!name.empty() && name[0] == '(') {
+    std::size_t close = name.find(')');
+    name = close == std::string::npos ? name : name.substr(close + 1);
+  }
+  name.erase(0, name.find_first_not_of(" \t&"));
+  if (name.empty()) name = managed ? "a cudaMallocManaged buffer" : "a cudaMalloc buffer";
+  if (element_size == 0 || bytes % element_size != 0) element_size = 1;
   try {
-    *pointer = DeviceArena::instance().allocate(bytes, 1, "a cudaMalloc buffer");
+    *pointer = DeviceArena::instance().allocate(bytes, element_size, name);
     return cudaSuccess;
   } catch (const engine::Error&) {
     return cudaErrorMemoryAllocation;

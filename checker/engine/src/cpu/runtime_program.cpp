@@ -205,14 +205,8 @@ cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host, unsigned
 }
 // Managed memory is a device buffer, which the host can read and write here as on a system
 // with concurrent managed access: kernels' accesses to it are checked like any buffer's.
-cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int) {
-  if (pointer == nullptr) return cudaErrorInvalidValue;
-  try {
-    *pointer = DeviceArena::instance().allocate(bytes, 1, "a cudaMallocManaged buffer");
-    return cudaSuccess;
-  } catch (const engine::Error&) {
-    return cudaErrorMemoryAllocation;
-  }
+cudaError_t(cudaMallocManaged)(void** pointer, std::size_t bytes, unsigned int) {
+  return cuda_cpu_malloc(pointer, bytes, 1, nullptr, true);
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
@@ -242,7 +236,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   if (event == nullptr) return cudaErrorInvalidValue;
-  *event = new CUevent_st{flags};
+  *event = new CUevent_st{flags, false, Clock::time_point{}};
   std::lock_guard<std::mutex> hold(handles_lock);
   live_handles().insert(*event);
   return cudaSuccess;
