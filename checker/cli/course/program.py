@@ -7,6 +7,7 @@ and writes the facts, a JSON object a line, to a file this module reads. GPU bac
 builds the file for the GPU of this machine and it runs natively. docs/programs.md is the
 student's page, docs/dev/program-json.md the --json document.
 """
+import hashlib
 import json
 import os
 import re
@@ -87,8 +88,11 @@ def parse(argv):
     return o
 
 
-def _name(source):
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", source.stem)
+def _name(o):
+    """The program's build folder: its file's name, and a digest of the file's path and -I folders,
+    so that two programs of one name, or one built with other folders, do not share a build."""
+    key = "\0".join([str(o.source), *map(str, o.includes)]).encode()
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", o.source.stem) + "-" + hashlib.sha1(key).hexdigest()[:8]
 
 
 def _run(command, cwd=None):
@@ -104,20 +108,37 @@ def _compile_error(log, source, err):
     return "\n".join(lines).rstrip()
 
 
+def _generator(tree_or_preset):
+    cache = (Path(tree_or_preset) if isinstance(tree_or_preset, Path) else paths.build_dir(tree_or_preset)) / "CMakeCache.txt"
+    try:
+        for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("CMAKE_GENERATOR:"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def build_cpu(o, err):
     """The program built for the CPU backend; returns its path."""
-    preset = build.choose_preset("cpu").name
-    if not build.configure(preset, out=err):
-        raise Stop(2, f"configuring build/{preset} failed", "environment")
-    tree = paths.build_dir(preset)
-    status, log = _run(["cmake", "--build", str(tree), "--target", "engine", "checker_lib", "ptx_rewrite"])
-    if status != 0:
-        raise Stop(2, f"building the engine in build/{preset} failed:\n{log[-3000:]}", "environment")
-    program_tree = tree / "programs" / _name(o.source)
+    given = os.environ.get("PROGRAM_BUILD_DIR")  # a build that is up to date (the tests' own)
+    if given:
+        tree = Path(given)
+        generator_source = tree
+    else:
+        preset = build.choose_preset("cpu").name
+        if not build.configure(preset, out=err):
+            raise Stop(2, f"configuring build/{preset} failed", "environment")
+        tree = paths.build_dir(preset)
+        status, log = _run(["cmake", "--build", str(tree), "--target", "engine", "checker_lib", "ptx_rewrite"])
+        if status != 0:
+            raise Stop(2, f"building the engine in build/{preset} failed:\n{log[-3000:]}", "environment")
+        generator_source = preset
+    program_tree = tree / "programs" / _name(o)
     configure = ["cmake", "-S", str(paths.ROOT / "checker" / "program"), "-B", str(program_tree),
                  f"-DPUZZLES_BUILD_DIR={tree.resolve()}", f"-DPROGRAM={o.source}",
                  "-DPROGRAM_INCLUDES=" + ";".join(str(d) for d in o.includes)]
-    generator = build.cache_value(preset, "CMAKE_GENERATOR")
+    generator = _generator(generator_source)
     if generator and not (program_tree / "CMakeCache.txt").exists():
         configure += ["-G", generator]
     status, log = _run(configure)
@@ -152,7 +173,7 @@ def build_gpu(o, err):
     arch = gpu_architecture()
     if arch is None:
         raise Stop(2, "--backend=gpu needs an NVIDIA GPU, and nvidia-smi lists none here", "environment")
-    tree = paths.BUILD / "gpu-programs" / _name(o.source)
+    tree = Path(os.environ.get("PROGRAM_BUILD_DIR") or paths.build_dir("default")) / "gpu-programs" / _name(o)
     tree.mkdir(parents=True, exist_ok=True)
     exe = tree / "program"
     command = [nvcc, "-std=c++17", "-O2", "-lineinfo", f"-gencode=arch=compute_{arch[3:]},code={arch}",
@@ -235,7 +256,7 @@ def document(o, returncode, launches, not_modelled, stdout_text, error=None):
 def write_document(o, doc, out):
     text = json.dumps(doc, indent=1) + "\n"
     if o.json:
-        Path(o.json).write_text(text, encoding="utf-8")
+        Path(os.environ.get("CHECKER_RUN_CWD", os.getcwd()), o.json).write_text(text, encoding="utf-8")
     else:
         out.write(text)
         out.flush()
