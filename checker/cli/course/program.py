@@ -177,7 +177,9 @@ def build_gpu(o, err):
     tree.mkdir(parents=True, exist_ok=True)
     exe = tree / "program"
     command = [nvcc, "-std=c++17", "-O2", "-lineinfo", f"-gencode=arch=compute_{arch[3:]},code={arch}",
-               *[f"-I{d}" for d in o.includes], "-o", str(exe), str(o.source), "-lcuda"]
+               *[f"-I{d}" for d in o.includes], "-o", str(exe), str(o.source)]
+    if re.search(r"\bcu[A-Z]\w*\s*\(", o.source.read_text(encoding="utf-8", errors="replace")):
+        command.append("-lcuda")  # the driver API (cuTensorMapEncodeTiled, ...)
     status, log = _run(command)
     if status != 0:
         raise Stop(1, _compile_error(log, o.source, err), "compile_error")

@@ -52,8 +52,8 @@ const PuzzleSpec& program_spec() {
 }
 
 std::string config_words(const cuda_cpu::HostLaunch& l) {
-  std::string s = "<<<" + l.config.grid.index_str() + ", " + l.config.block.index_str();
-  if (l.config.dynamic_shared_bytes) s += ", " + std::to_string(l.config.dynamic_shared_bytes);
+  std::string s = "<<<" + l.grid.index_str() + ", " + l.block.index_str();
+  if (l.dynamic_shared_bytes) s += ", " + std::to_string(l.dynamic_shared_bytes);
   return s + ">>>";
 }
 
@@ -76,10 +76,10 @@ void on_launch(const cuda_cpu::HostLaunch& l) {
           {"index", number},
           {"kernel", l.kernel},
           {"at", at},
-          {"grid", dim3_json(l.config.grid)},
-          {"block", dim3_json(l.config.block)},
-          {"dynamic_shared_bytes", l.config.dynamic_shared_bytes},
-          {"cluster", l.config.cluster.count() > 1 ? dim3_json(l.config.cluster) : json(nullptr)},
+          {"grid", dim3_json(l.grid)},
+          {"block", dim3_json(l.block)},
+          {"dynamic_shared_bytes", l.dynamic_shared_bytes},
+          {"cluster", l.cluster.count() > 1 ? dim3_json(l.cluster) : json(nullptr)},
           {"ran", l.ran},
           {"cuda_error", l.cuda_error_name},
           {"refused", r.rejected.refused() ? rejection_json(r.rejected) : json(nullptr)},

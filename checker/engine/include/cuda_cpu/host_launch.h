@@ -5,7 +5,8 @@
 // (checker/cmake/KernelTargets.cmake); a kernel that no build exports cannot be launched so.
 #pragma once
 
-#include "engine/backend.h"
+#include <cstddef>
+
 #include "engine/findings.h"
 #include "engine/kernel_image.h"
 
@@ -25,7 +26,8 @@ struct HostLaunch {
   const char* kernel = "";  // as the launch names it ("scale<float, 4>"), or the image's name
   const char* file = "";    // the <<<...>>> launch's file and line; "" and 0 for cudaLaunchKernel*
   unsigned line = 0;
-  engine::LaunchConfig config;
+  engine::Dim3 grid, block, cluster;  // cluster: (1,1,1) without clusters
+  std::size_t dynamic_shared_bytes = 0;
   int cuda_error = 0;  // the cudaError_t the launch returned
   const char* cuda_error_name = "";
   bool ran = false;  // false: refused before it ran, or not run after an earlier launch's sticky error

@@ -119,7 +119,10 @@ cudaError_t host_launch(const engine::KernelImage& image, const engine::LaunchCo
   facts.kernel = name;
   facts.file = file;
   facts.line = line;
-  facts.config = config;
+  facts.grid = config.grid;
+  facts.block = config.block;
+  facts.cluster = config.cluster;
+  facts.dynamic_shared_bytes = config.dynamic_shared_bytes;
   cudaError_t error = sticky_error;
   if (error == cudaSuccess) {
     try {
