@@ -85,6 +85,21 @@ int main() {
   cudaDeviceSynchronize();
   std::fflush(stdout);
 
+  // cudaLaunchKernelEx, in clusters of two blocks.
+  cudaLaunchAttribute cluster[1] = {};
+  cluster[0].id = cudaLaunchAttributeClusterDimension;
+  cluster[0].val.clusterDim.x = 2;
+  cluster[0].val.clusterDim.y = 1;
+  cluster[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(n / 64);
+  config.blockDim = dim3(64);
+  config.attrs = cluster;
+  config.numAttrs = 1;
+  EXPECT(cudaLaunchKernelEx(&config, fill, c, 5, n) == cudaSuccess);
+  cudaMemcpy(host, c, sizeof host, cudaMemcpyDeviceToHost);
+  EXPECT(host[0] == 5 && host[n - 1] == 5);
+
   // A refused launch: its error is the next cudaGetLastError, then cleared.
   fill<<<1, 2048>>>(a, 0, n);
   cudaError_t refused = cudaGetLastError();

@@ -54,18 +54,21 @@ class Programs(unittest.TestCase):
         launches = doc["launches"]
         self.assertEqual([l["kernel"] for l in launches],
                          ["fill", "fill", "helpers::add", "scale<int, 3>", "reverse_block", "sum_pair", "say_hello",
-                          "fill", "checks_its_input"])
+                          "fill", "fill", "checks_its_input"])
         self.assertEqual(launches[1]["grid"], [2, 1, 1])
         self.assertEqual(launches[4]["dynamic_shared_bytes"], 512)
-        refused = launches[7]
+        launched_ex = launches[7]  # cudaLaunchKernelEx: no line, clusters of two
+        self.assertEqual((launched_ex["at"], launched_ex["cluster"], launched_ex["cuda_error"]),
+                         (None, [2, 1, 1], "cudaSuccess"))
+        refused = launches[8]
         self.assertFalse(refused["ran"])
         self.assertEqual(refused["refused"]["code"], "too_many_threads")
         self.assertEqual(refused["cuda_error"], "cudaErrorInvalidConfiguration")
-        failed = launches[8]
+        failed = launches[9]
         self.assertEqual(failed["cuda_error"], "cudaErrorAssert")
         self.assertEqual([f["kind"] for f in failed["findings"]], ["assertion"])
         self.assertEqual(failed["findings"][0]["at"]["line"], 40)
-        self.assertTrue(all(not l["findings"] for l in launches[:8]))
+        self.assertTrue(all(not l["findings"] for l in launches[:9]))
         # Findings and refusals make checker/run fail although the program itself returned 0.
         self.assertEqual(doc["status"], 1)
         self.assertEqual(done.returncode, 1)

@@ -44,18 +44,6 @@ inline ChevronConfig chevron_config(dim3 grid, dim3 block, std::size_t shared = 
   return ChevronConfig{grid, block, shared, stream};
 }
 
-// A kernel known by its address at run time: the argument array of its launch ends with the
-// kernel's address, after one pointer per parameter.
-template <typename... P, std::size_t... I>
-void invoke_through_pointer(void* const* args, std::index_sequence<I...>) {
-  auto kernel = reinterpret_cast<void (*)(P...)>(args[sizeof...(P)]);
-  kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
-}
-template <typename... P>
-void invoke_through_pointer(void* const* args) {
-  invoke_through_pointer<P...>(args, std::index_sequence_for<P...>{});
-}
-
 struct KernelType {
   const char* signature;  // typeid of the function type
   engine::CpuInvoker invoke;

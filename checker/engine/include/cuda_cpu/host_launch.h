@@ -21,6 +21,12 @@ const engine::KernelImage* registered_kernel_image(const void* kernel);
 // statistics. Host code only sees CUDA's error code; programs and tests read the facts here.
 const engine::LaunchResult& last_host_launch();
 
+// A whole program (checker/cmake/program_cpu.cpp.in): cudaLaunchKernel(Ex) also launches kernels
+// that no build exports, as described by their type (cuda_cpu::describe_kernel), with the
+// program's extern __shared__ storage. Elsewhere such a launch is refused, as a function that
+// is not a kernel would be on a GPU.
+void run_as_program(void* (*dynamic_shared)(), std::size_t dynamic_shared_bytes, bool instrumented);
+
 // One launch from host code, as facts: what ran, where it was written, what it found.
 struct HostLaunch {
   const char* kernel = "";  // as the launch names it ("scale<float, 4>"), or the image's name

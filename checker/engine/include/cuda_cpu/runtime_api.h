@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <typeinfo>
 #include <type_traits>
 #include <utility>
 
@@ -107,6 +108,23 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* ke
 cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t dynamic_shared_bytes = 0,
                              cudaStream_t stream = nullptr);
 
+namespace cuda_cpu {
+// A kernel known by its address at run time: the argument array of its launch ends with the
+// kernel's address, after one pointer per parameter.
+template <typename... P, std::size_t... I>
+void invoke_through_pointer(void* const* args, std::index_sequence<I...>) {
+  auto kernel = reinterpret_cast<void (*)(P...)>(args[sizeof...(P)]);
+  kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
+}
+template <typename... P>
+void invoke_through_pointer(void* const* args) {
+  invoke_through_pointer<P...>(args, std::index_sequence_for<P...>{});
+}
+// In a whole program, a kernel that no build exports is launched by cudaLaunchKernel(Ex) from
+// what its type says: its signature and how to call it (runtime_api.cpp).
+void describe_kernel(const void* kernel, const char* signature, void (*invoke)(void* const*));
+}  // namespace cuda_cpu
+
 template <typename T>
 inline cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
@@ -116,15 +134,23 @@ inline cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
 template <typename... ExpTypes, typename... ActTypes>
 inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(ExpTypes...),
                                       ActTypes&&... args) {
+  cuda_cpu::describe_kernel(reinterpret_cast<const void*>(kernel), typeid(void(ExpTypes...)).name(),
+                            &cuda_cpu::invoke_through_pointer<ExpTypes...>);
   return [&](ExpTypes... coerced) {
-    void* pointers[] = {static_cast<void*>(&coerced)..., nullptr};
+    void* pointers[] = {static_cast<void*>(&coerced)..., reinterpret_cast<void*>(kernel)};
     return cudaLaunchKernelExC(config, reinterpret_cast<const void*>(kernel), pointers);
   }(std::forward<ActTypes>(args)...);
 }
 template <typename... ExpTypes>
 inline cudaError_t cudaLaunchKernel(void (*kernel)(ExpTypes...), dim3 grid, dim3 block, void** args,
                                     std::size_t dynamic_shared_bytes = 0, cudaStream_t stream = nullptr) {
-  return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, dynamic_shared_bytes, stream);
+  cuda_cpu::describe_kernel(reinterpret_cast<const void*>(kernel), typeid(void(ExpTypes...)).name(),
+                            &cuda_cpu::invoke_through_pointer<ExpTypes...>);
+  void* pointers[sizeof...(ExpTypes) + 1];
+  for (std::size_t i = 0; i < sizeof...(ExpTypes); ++i) pointers[i] = args ? args[i] : nullptr;
+  pointers[sizeof...(ExpTypes)] = reinterpret_cast<void*>(kernel);
+  return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args ? pointers : nullptr,
+                          dynamic_shared_bytes, stream);
 }
 template <typename T>
 inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attribute, int value) {

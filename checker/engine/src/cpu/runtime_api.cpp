@@ -17,6 +17,7 @@
 #include "cuda_cpu/host_launch.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
+#include "symbol_table.h"
 #include "engine/backend.h"
 
 using engine::cpu::DeviceArena;
@@ -144,8 +145,38 @@ cudaError_t host_launch(const engine::KernelImage& image, const engine::LaunchCo
   return last_error = error;
 }
 
+// A whole program's kernels, as cudaLaunchKernel(Ex) describes them (cuda_cpu::run_as_program).
+struct Described {
+  std::string name;
+  cuda_cpu::KernelType type;
+};
+struct ProgramStorage {
+  bool on = false;
+  void* (*dynamic_shared)() = nullptr;
+  std::size_t bytes = 0;
+  bool instrumented = false;
+} program;
+std::map<const void*, Described>& described() {
+  static std::map<const void*, Described> kernels;
+  return kernels;
+}
+
+const engine::KernelImage& site_image(const cuda_cpu::ChevronSite& site, const void* kernel,
+                                      const cuda_cpu::KernelType& type);
+
 cudaError_t host_launch(const void* kernel, const engine::LaunchConfig& config, void** args) {
   const engine::KernelImage* image = cuda_cpu::registered_kernel_image(kernel);
+  if (image == nullptr && program.on) {
+    std::map<const void*, Described>::iterator found;
+    {
+      std::lock_guard<std::mutex> hold(kernel_images_lock());
+      found = described().find(kernel);
+      if (found == described().end()) return last_error = cudaErrorInvalidDeviceFunction;
+    }
+    cuda_cpu::ChevronSite site{found->second.name.c_str(), "", 0, program.dynamic_shared, program.bytes,
+                               program.instrumented};
+    image = &site_image(site, kernel, found->second.type);
+  }
   if (image == nullptr) return last_error = cudaErrorInvalidDeviceFunction;
   return host_launch(*image, config, args, image->name, "", 0);
 }
@@ -154,6 +185,7 @@ cudaError_t host_launch(const void* kernel, const engine::LaunchConfig& config, 
 // launch's site knows; kept for the program's life.
 const engine::KernelImage& site_image(const cuda_cpu::ChevronSite& site, const void* kernel,
                                       const cuda_cpu::KernelType& type) {
+  // Images keep the site's strings: names from the symbol table live in described().
   static std::map<const void*, std::unique_ptr<engine::KernelImage>> made;
   std::lock_guard<std::mutex> hold(kernel_images_lock());
   std::unique_ptr<engine::KernelImage>& image = made[kernel];
@@ -188,6 +220,18 @@ const engine::KernelImage* cuda_cpu::registered_kernel_image(const void* kernel)
 const engine::LaunchResult& cuda_cpu::last_host_launch() { return last_launch; }
 
 void cuda_cpu::observe_host_launches(HostLaunchObserver observer) { launch_observer = observer; }
+
+void cuda_cpu::run_as_program(void* (*dynamic_shared)(), std::size_t dynamic_shared_bytes, bool instrumented) {
+  program = ProgramStorage{true, dynamic_shared, dynamic_shared_bytes, instrumented};
+}
+
+void cuda_cpu::describe_kernel(const void* kernel, const char* signature, void (*invoke)(void* const*)) {
+  if (!program.on) return;
+  std::lock_guard<std::mutex> hold(kernel_images_lock());
+  if (described().count(kernel)) return;
+  std::string name = engine::cpu::SymbolTable::self().function_at(reinterpret_cast<std::uintptr_t>(kernel));
+  described()[kernel] = Described{name.empty() ? "a kernel" : name, KernelType{signature, invoke}};
+}
 void cuda_cpu::observe_not_modelled(NotModelledObserver observer) { not_modelled_observer = observer; }
 
 void cuda_cpu::not_modelled(const char* call) {
