@@ -219,13 +219,15 @@ class Launches {
       for (const char* w : keywords)
         if (word == w) return k;
       k = j;
+      // ns::template k<T>: the keyword belongs to the name after it.
+      std::size_t name = k;
+      if (k >= 3 && t_.list[k - 1].kind == Token::identifier && text(k - 1) == "template" && is(k - 2, ':')) --k;
       if (k >= 2 && is(k - 1, ':') && is(k - 2, ':') && adjacent(k - 2)) {
         k -= 2;
-        if (k > 0 && t_.list[k - 1].kind == Token::identifier && text(k - 1) == "template") --k;
         if (k == 0 || !(t_.list[k - 1].kind == Token::identifier || is(k - 1, '>'))) return k;
         continue;
       }
-      return k;
+      return name;
     }
     return k;
   }
