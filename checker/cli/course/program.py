@@ -108,10 +108,9 @@ def _compile_error(log, source, err):
     return "\n".join(lines).rstrip()
 
 
-def _generator(tree_or_preset):
-    cache = (Path(tree_or_preset) if isinstance(tree_or_preset, Path) else paths.build_dir(tree_or_preset)) / "CMakeCache.txt"
+def _generator(tree):
     try:
-        for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in (tree / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace").splitlines():
             if line.startswith("CMAKE_GENERATOR:"):
                 return line.split("=", 1)[1].strip()
     except OSError:
@@ -124,26 +123,28 @@ def build_cpu(o, err):
     given = os.environ.get("PROGRAM_BUILD_DIR")  # a build that is up to date (the tests' own)
     if given:
         tree = Path(given)
-        generator_source = tree
     else:
         preset = build.choose_preset("cpu").name
         if not build.configure(preset, out=err):
             raise Stop(2, f"configuring build/{preset} failed", "environment")
         tree = paths.build_dir(preset)
-        status, log = _run(["cmake", "--build", str(tree), "--target", "engine", "checker_lib", "ptx_rewrite"])
-        if status != 0:
-            raise Stop(2, f"building the engine in build/{preset} failed:\n{log[-3000:]}", "environment")
-        generator_source = preset
+        for target in ("engine", "checker_lib", "ptx_rewrite"):  # under the build lock, logged
+            status, log = build.build(preset, target)
+            if status != 0:
+                raise Stop(2, f"building {target} in build/{preset} failed (log: {paths.relative(log)})",
+                           "environment")
+    # Its folder's name holds a digest of the file's path and -I folders: configured once.
     program_tree = tree / "programs" / _name(o)
-    configure = ["cmake", "-S", str(paths.ROOT / "checker" / "program"), "-B", str(program_tree),
-                 f"-DPUZZLES_BUILD_DIR={tree.resolve()}", f"-DPROGRAM={o.source}",
-                 "-DPROGRAM_INCLUDES=" + ";".join(str(d) for d in o.includes)]
-    generator = _generator(generator_source)
-    if generator and not (program_tree / "CMakeCache.txt").exists():
-        configure += ["-G", generator]
-    status, log = _run(configure)
-    if status != 0:
-        raise Stop(2, f"configuring the program's build failed:\n{log[-3000:]}", "environment")
+    if not (program_tree / "CMakeCache.txt").exists():
+        configure = ["cmake", "-S", str(paths.ROOT / "checker" / "program"), "-B", str(program_tree),
+                     f"-DPUZZLES_BUILD_DIR={tree.resolve()}", f"-DPROGRAM={o.source}",
+                     "-DPROGRAM_INCLUDES=" + ";".join(str(d) for d in o.includes)]
+        generator = _generator(tree)
+        if generator:
+            configure += ["-G", generator]
+        status, log = _run(configure)
+        if status != 0:
+            raise Stop(2, f"configuring the program's build failed:\n{log[-3000:]}", "environment")
     status, log = _run(["cmake", "--build", str(program_tree)])
     if status != 0:
         raise Stop(1, _compile_error(log, o.source, err), "compile_error")
