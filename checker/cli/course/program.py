@@ -124,7 +124,9 @@ def build_cpu(o, err):
     if given:
         tree = Path(given)
     else:
-        preset = build.choose_preset("cpu").name
+        chosen = build.choose_preset("cpu")
+        preset = chosen.name
+        print(Style.for_stream(err).dim(chosen.line()), file=err, flush=True)
         if not build.configure(preset, out=err):
             raise Stop(2, f"configuring build/{preset} failed", "environment")
         tree = paths.build_dir(preset)

@@ -307,7 +307,9 @@ cudaError_t cuda_cpu_occupancy(int* blocks, const void* kernel, int block_size, 
 cudaError_t cudaMemcpy2D(void*, std::size_t, const void*, std::size_t, std::size_t, std::size_t, cudaMemcpyKind) {
   cuda_cpu::not_modelled("cudaMemcpy2D");
 }
-cudaError_t cudaMallocPitch(void**, std::size_t*, std::size_t, std::size_t) { cuda_cpu::not_modelled("cudaMallocPitch"); }
+cudaError_t cudaMallocPitch(void**, std::size_t*, std::size_t, std::size_t) {
+  cuda_cpu::not_modelled("cudaMallocPitch");
+}
 cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void*), void*) { cuda_cpu::not_modelled("cudaLaunchHostFunc"); }
 cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::size_t, cudaStream_t) {
   cuda_cpu::not_modelled("cudaLaunchCooperativeKernel");
