@@ -12,9 +12,11 @@ extern "C" char __stop_cuda_cpu_device_vars[] __attribute__((weak));
 namespace engine::cpu {
 
 DeviceGlobals::DeviceGlobals() {
-  if (__start_cuda_cpu_device_vars == nullptr || __stop_cuda_cpu_device_vars <= __start_cuda_cpu_device_vars) return;
-  begin_ = __start_cuda_cpu_device_vars;
-  size_ = static_cast<std::size_t>(__stop_cuda_cpu_device_vars - __start_cuda_cpu_device_vars);
+  char* begin = __start_cuda_cpu_device_vars;
+  char* end = __stop_cuda_cpu_device_vars;
+  if (begin == nullptr || end <= begin) return;
+  begin_ = begin;
+  size_ = static_cast<std::size_t>(end - begin);
   copy_ = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (copy_ == MAP_FAILED) copy_ = nullptr;
 }
