@@ -106,23 +106,7 @@ function(add_kernel_library name)
     COMMENT "Scanning ${ARG_SOURCE} for extern __shared__ arrays"
     VERBATIM)
 
-  # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
-  # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
-  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
-  # folder stands in for CUDA's own headers.
-  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
-  if(instrument)
-    # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
-    # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
-    # plain load/store tracing it also reports the memcpy/memset the compiler makes of
-    # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
-    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
-    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
-    list(APPEND cpu_flags -fsanitize=address -fsanitize-address-use-after-return=never
-         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
-         -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
-         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
-  endif()
+  kernel_cpu_flags(cpu_flags "${instrument}")
 
   if(COMMAND editor_database_add_kernel)  # the course's build, not a grading build (EditorDatabase.cmake)
     editor_database_add_kernel("${SOURCE}" ${cpu_flags})
@@ -171,6 +155,29 @@ function(add_kernel_library name)
     _kernel_library_localize(${name}_gpu gpu_${LIBRARY_ID})
     target_link_libraries(${name} INTERFACE ${name}_gpu)
   endif()
+endfunction()
+
+# The flags a kernel file is compiled with for the CPU backend (also programs: checker/program).
+function(kernel_cpu_flags out instrument)
+  # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
+  # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
+  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
+  # folder stands in for CUDA's own headers.
+  set(flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
+  if(instrument)
+    # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
+    # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
+    # plain load/store tracing it also reports the memcpy/memset the compiler makes of
+    # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
+    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
+    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    list(APPEND flags -fsanitize=address -fsanitize-address-use-after-return=never
+         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
+         -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
+         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
+  endif()
+
+  set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
 # Renames, once the archive is made, every symbol it defines except its exports.

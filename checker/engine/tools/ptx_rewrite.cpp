@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "chevron_launch.h"
+#include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "ptx/program.h"
 
@@ -447,6 +449,12 @@ int main(int argc, char** argv) {
   Rewriter r(text);
   if (!r.run(out)) return 1;
   bind_dynamic_shared(out);
+  place_device_variables(out);
+  std::string launch_error;
+  if (!rewrite_chevron_launches(out, launch_error)) {
+    std::cerr << launch_error << "\n";
+    return 1;
+  }
   std::ofstream o(argv[2], std::ios::binary);
   o << out;
   if (!o) {

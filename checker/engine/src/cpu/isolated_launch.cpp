@@ -16,6 +16,7 @@
 #include <string>
 
 #include "device_arena.h"
+#include "device_globals.h"
 #include "grid_runner.h"
 #include "source_lines.h"
 
@@ -232,12 +233,14 @@ LaunchResult launch_isolated(GridPlan& plan) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw Error("cannot create a pipe: " + std::string(std::strerror(errno)));
   std::fflush(nullptr);  // or the child would print the parent's buffered output again
+  DeviceGlobals globals;
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid < 0) throw Error("cannot fork the CPU-backend worker: " + std::string(std::strerror(errno)));
   if (pid == 0) {
     close(pipe_fds[0]);
     int status = run_grid(plan);
+    if (status == 0) globals.save();
     std::fflush(nullptr);
     _exit(status);
   }
@@ -284,6 +287,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0) globals.restore();
   result.stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (timed_out) return result;
