@@ -15,6 +15,7 @@
 
 #include "dynamic_shared_binding.h"
 #include "ptx/program.h"
+#include "shared_alignment.h"
 
 namespace {
 
@@ -446,6 +447,7 @@ int main(int argc, char** argv) {
   out.reserve(text.size() + 4096);
   Rewriter r(text);
   if (!r.run(out)) return 1;
+  move_shared_alignas(out);
   bind_dynamic_shared(out);
   std::ofstream o(argv[2], std::ios::binary);
   o << out;
