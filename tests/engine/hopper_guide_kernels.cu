@@ -15,6 +15,10 @@
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 namespace cde = cuda::device::experimental;
 
+// A __shared__ cuda::barrier is initialized by init(), not by a constructor: as in the Guide,
+// nvcc's warning about its (empty) dynamic initialization is silenced.
+#pragma nv_diag_suppress static_var_with_dynamic_init
+
 constexpr int kTileRows = 16, kTileCols = 32;  // floats: 2 KiB, one box of the 2-D maps
 
 // One tile of `in_map` at (x, y) into shared memory, each element scaled and shifted by its
@@ -101,6 +105,32 @@ __global__ void guide_box_of_rank(const __grid_constant__ CUtensorMap in_map,
     cde::cp_async_bulk_wait_group_read<0>();
   }
   __syncthreads();
+}
+
+// One 16 x 4 box of a 2-D map at (x, y), summed into *sum by thread 0: for the check that a box
+// starts on 16 bytes in its contiguous dimension.
+__global__ void guide_box_sum(const __grid_constant__ CUtensorMap map, int x, int y, float* sum) {
+  __shared__ alignas(128) float box[4][16];
+  __shared__ block_barrier bar;
+  if (threadIdx.x == 0) {
+    init(&bar, blockDim.x);
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+  block_barrier::arrival_token token;
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(box, &map, x, y, bar);  // the box's load
+    token = cuda::device::barrier_arrive_tx(bar, 1, sizeof(box));
+  } else {
+    token = bar.arrive();
+  }
+  bar.wait(std::move(token));
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 16; ++c) s += box[r][c];
+    *sum = s;
+  }
 }
 
 // __shared__ variables with an alignment before or after __shared__, at file scope and in the

@@ -116,12 +116,13 @@ BACKEND_TEST("Programming Guide TMA: 1-D to 5-D boxes load and store at their co
     std::vector<std::uint32_t> box;  // 64 floats each
     std::vector<int> at;
   };
-  // Dimension 0 a multiple of 4 floats: every stride a multiple of 16 bytes, as the hardware needs.
-  const Case cases[] = {{{100}, {64}, {5}},
-                        {{20, 9}, {16, 4}, {3, 2}},
-                        {{12, 6, 4}, {8, 4, 2}, {1, 1, 1}},
-                        {{8, 5, 3, 3}, {4, 4, 2, 2}, {2, 1, 1, 0}},
-                        {{8, 3, 3, 3, 3}, {4, 2, 2, 2, 2}, {1, 1, 0, 1, 1}}};
+  // Dimension 0 a multiple of 4 floats: every stride a multiple of 16 bytes, as the hardware
+  // needs; so must the first coordinate be (the last test below).
+  const Case cases[] = {{{100}, {64}, {8}},
+                        {{20, 9}, {16, 4}, {4, 2}},
+                        {{12, 6, 4}, {8, 4, 2}, {4, 1, 1}},
+                        {{8, 5, 3, 3}, {4, 4, 2, 2}, {4, 1, 1, 0}},
+                        {{8, 3, 3, 3, 3}, {4, 2, 2, 2, 2}, {4, 1, 0, 1, 1}}};
   engine::Kernel<void(CUtensorMap, CUtensorMap, int, int, int, int, int, int)> k(hg::cpu_guide_box_of_rank(),
                                                                                  hg::gpu_guide_box_of_rank());
   for (const Case& c : cases) {
@@ -183,4 +184,51 @@ BACKEND_TEST("an extern __shared__ array declared in an included header is the k
                                output.get(), kN, remainder.get()));
   CHECK(output.download() == want);
   CHECK(remainder.download() == std::vector<unsigned>{0u});
+}
+
+// On an H200 (CUDA 13.0), a tensor copy whose box starts off 16 bytes in the contiguous
+// dimension stops the kernel with an illegal instruction (floats at x = 1, 2, 3, 5, -1, 65; at 0,
+// 4, 8, -4, 64 it runs, whatever the other coordinates). The CPU backend refuses it at that line;
+// where the box starts on 16 bytes, it runs.
+BACKEND_TEST("a tensor copy whose first coordinate is a multiple of 16 bytes runs, at any other coordinates") {
+  if (!hopper_or_skip(backend)) return;
+  DeviceArray<float> input(backend, 20 * 9, "input");
+  std::vector<float> in(20 * 9);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+  input.upload(in);
+  CUtensorMap map = as_cu(backend.encode_tensor_map(float_map(input.get(), {20, 9}, {16, 4})));
+  DeviceArray<float> sum(backend, 1, "sum");
+  engine::Kernel<void(CUtensorMap, int, int, float*)> k(hg::cpu_guide_box_sum(), hg::gpu_guide_box_sum());
+  for (int x : {0, 4, -4}) {
+    for (int y : {0, 3, -1}) {
+      CAPTURE(x);
+      CAPTURE(y);
+      require_clean(engine::launch(backend, k, LaunchConfig{1, 32}, RunOptions{}, map, x, y, sum.get()));
+      float want = 0.0f;  // outside the tensor, the box holds zeros
+      for (int r = y; r < y + 4; ++r)
+        for (int c = x; c < x + 16; ++c)
+          if (r >= 0 && r < 9 && c >= 0 && c < 20) want += in[std::size_t(r) * 20 + c];
+      CHECK(sum.download() == std::vector<float>{want});
+    }
+  }
+}
+
+TEST_CASE("cpu: a tensor copy whose first coordinate is not a multiple of 16 bytes is refused at its line") {
+  test_support::note_started();
+  auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
+  DeviceArray<float> input(*be, 20 * 9, "input");
+  input.upload(std::vector<float>(20 * 9, 1.0f));
+  CUtensorMap map = as_cu(be->encode_tensor_map(float_map(input.get(), {20, 9}, {16, 4})));
+  DeviceArray<float> sum(*be, 1, "sum");
+  engine::Kernel<void(CUtensorMap, int, int, float*)> k(hg::cpu_guide_box_sum(), engine::absent_image("absent"));
+  for (int x : {3, -1, 5}) {
+    CAPTURE(x);
+    engine::LaunchResult r = engine::launch(*be, k, LaunchConfig{1, 32}, RunOptions{}, map, x, 2, sum.get());
+    INFO(hopper_test::describe(r));
+    const engine::Finding* f = hopper_test::first_of(r, engine::FindingKind::inline_ptx);
+    REQUIRE(f != nullptr);
+    CHECK(f->detail.find("its first coordinate, " + std::to_string(x) +
+                         ", is not a multiple of 16 bytes (of 4 elements)") != std::string::npos);
+    CHECK(f->at.line == hopper_test::line_of("hopper_guide_kernels.cu", "// the box's load"));
+  }
 }
