@@ -9,6 +9,13 @@ namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
+// Whether the word `w` stands at `i`, not as part of a longer name.
+bool word_at(const std::string& text, std::size_t i, const char* w) {
+  const std::size_t n = std::char_traits<char>::length(w);
+  return text.compare(i, n, w) == 0 && (i == 0 || !word_char(text[i - 1])) &&
+         (i + n >= text.size() || !word_char(text[i + n]));
+}
+
 // The `(` that matches the `)` at `close`, scanning back; npos if none.
 std::size_t open_of(const std::string& text, std::size_t close) {
   int depth = 0;
@@ -76,8 +83,10 @@ void move_shared_alignas(std::string& text) {
       if (c == '(') ++depth;
       else if (c == ')') --depth;
       else if (depth == 0 && (c == ';' || c == '{' || c == '=')) break;
-      else if (depth == 0 && c == 'a' && text.compare(i, 7, "alignas") == 0 && (i == 0 || !word_char(text[i - 1])) &&
-               i + 7 < text.size() && !word_char(text[i + 7])) {
+      else if (depth == 0 && (word_at(text, i, "struct") || word_at(text, i, "class") || word_at(text, i, "union") ||
+                              word_at(text, i, "enum")))
+        break;  // `__shared__ struct alignas(16) {...} s;`: that alignas is the type's
+      else if (depth == 0 && word_at(text, i, "alignas")) {
         std::size_t open = i + 7;
         while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
         if (open >= text.size() || text[open] != '(') continue;
