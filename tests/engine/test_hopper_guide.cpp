@@ -16,6 +16,7 @@
 #include "engine/device_array.h"
 #include "engine/kernel.h"
 #include "hopper_guide_kernels_kernels.h"
+#include "pair_staging_kernels_kernels.h"
 #include "hopper_test_support.h"
 
 using engine::DeviceArray;
@@ -231,4 +232,28 @@ TEST_CASE("cpu: a tensor copy whose first coordinate is not a multiple of 16 byt
                          ", is not a multiple of 16 bytes (of 4 elements)") != std::string::npos);
     CHECK(f->at.line == hopper_test::line_of("hopper_guide_kernels.cu", "// the box's load"));
   }
+}
+
+// The kernel's parameter type, as pair_staging.cuh defines it (that header is device code).
+namespace pair_staging {
+struct Pair {
+  float low, high;
+};
+}  // namespace pair_staging
+
+BACKEND_TEST("an extern __shared__ array of a namespace's own type, declared in a header, builds and launches") {
+  using pair_staging::Pair;
+  constexpr int kN = 77;
+  std::vector<Pair> in(kN);
+  for (int i = 0; i < kN; ++i) in[i] = {static_cast<float>(i), static_cast<float>(1000 + i)};
+  DeviceArray<Pair> input(backend, kN, "input"), output(backend, kN, "output");
+  input.upload(in);
+  engine::Kernel<void(const Pair*, Pair*, int)> k(kernels::pair_staging_kernels::cpu_swap_pairs_through_header(),
+                                                  kernels::pair_staging_kernels::gpu_swap_pairs_through_header());
+  require_clean(engine::launch(backend, k, LaunchConfig{1, 32, kN * sizeof(Pair)}, RunOptions{}, input.get(),
+                               output.get(), kN));
+  const std::vector<Pair> out = output.download();
+  int wrong = 0;
+  for (int i = 0; i < kN; ++i) wrong += out[i].low != in[i].high || out[i].high != in[i].low;
+  CHECK(wrong == 0);
 }

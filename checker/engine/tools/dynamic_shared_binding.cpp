@@ -74,6 +74,39 @@ void arguments_of(const std::string& text, std::size_t from, std::size_t to, con
   }
 }
 
+// Whether `type` names the same type at file scope, where the generated file's sizeof reads it:
+// built-in types, the fixed-width integers, CUDA's vector and half types, and ::-qualified
+// names. A type named inside a namespace or a template may not be; the findings then count
+// that memory in bytes.
+bool names_a_file_scope_type(const std::string& type) {
+  static const char* const known[] = {
+      "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool", "wchar_t", "char16_t",
+      "char32_t", "const", "volatile", "std", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+      "int64_t", "uint64_t", "size_t", "__half", "half", "__half2", "half2", "__nv_bfloat16", "nv_bfloat16",
+      "__nv_bfloat162", "nv_bfloat162", "char2", "char4", "uchar2", "uchar4", "short2", "short4", "ushort2",
+      "ushort4", "int2", "int4", "uint2", "uint4", "float2", "float4", "double2", "longlong2", "ulonglong2"};
+  for (std::size_t i = 0; i < type.size();) {
+    if (!word_char(type[i])) {
+      if (type[i] == ':' && i + 1 < type.size() && type[i + 1] == ':' && i > 0 && word_char(type[i - 1])) {
+        std::size_t begin = i;
+        while (begin > 0 && word_char(type[begin - 1])) --begin;
+        if (type.compare(begin, i - begin, "std") != 0) return false;  // inside a namespace or class other than std
+      }
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < type.size() && word_char(type[end])) ++end;
+    const std::string word = type.substr(i, end - i);
+    bool global = i >= 2 && type.compare(i - 2, 2, "::") == 0 && (i == 2 || !word_char(type[i - 3]));
+    bool found = global;
+    for (const char* k : known) found = found || word == k;
+    if (!found) return false;
+    i = end;
+  }
+  return true;
+}
+
 struct Declared {
   std::string name, element_type;
 };
@@ -131,18 +164,16 @@ void bind_dynamic_shared(std::string& text) {
   const std::size_t placeholder = text.find(kFactsPlaceholder);
   if (placeholder == std::string::npos) return;
   std::string facts = "namespace { constexpr const char* dynamic_shared_name = ";
-  const Declared* first = nullptr;
-  for (const Declared& d : found)
-    if (!d.name.empty() && !d.element_type.empty()) {
-      first = &d;
-      break;
-    }
-  if (first)
-    facts += "\"" + first->name + "\"; constexpr std::size_t dynamic_shared_element = sizeof(" + first->element_type +
-             "); constexpr bool dynamic_shared_declared = true; }";
-  else if (!found.empty())
-    facts += "nullptr; constexpr std::size_t dynamic_shared_element = 0; constexpr bool dynamic_shared_declared = true; }";
-  else
-    facts += "nullptr; constexpr std::size_t dynamic_shared_element = 0; constexpr bool dynamic_shared_declared = false; }";
+  const Declared* first = found.empty() || found[0].name.empty() ? nullptr : &found[0];
+  if (first) {
+    const std::string element = names_a_file_scope_type(first->element_type) && !first->element_type.empty()
+                                    ? "sizeof(" + first->element_type + ")"
+                                    : "0";
+    facts += "\"" + first->name + "\"; constexpr std::size_t dynamic_shared_element = " + element +
+             "; constexpr bool dynamic_shared_declared = true; }";
+  } else {
+    facts += "nullptr; constexpr std::size_t dynamic_shared_element = 0; constexpr bool dynamic_shared_declared = " +
+             std::string(found.empty() ? "false" : "true") + "; }";
+  }
   text.replace(placeholder, sizeof kFactsPlaceholder - 1, facts);
 }
