@@ -17,6 +17,7 @@
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "ptx/program.h"
+#include "shared_alignment.h"
 
 namespace {
 
@@ -448,6 +449,7 @@ int main(int argc, char** argv) {
   out.reserve(text.size() + 4096);
   Rewriter r(text);
   if (!r.run(out)) return 1;
+  move_shared_alignas(out);
   bind_dynamic_shared(out);
   place_device_variables(out);
   std::string launch_error;

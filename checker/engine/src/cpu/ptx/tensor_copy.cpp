@@ -55,6 +55,17 @@ Box box_of(Lane& lane, const cuda_cpu::EmulatedTensorMap& map, const ptx::Operan
     b.count[i] = map.box[i];
     b.elements *= map.box[i];
   }
+  // A box must start on 16 bytes in the contiguous dimension: on an H200 a float box at x = 1,
+  // 2, 3, 5, -1 or 65 stops the kernel with an illegal instruction, at x = 0, 4, 8, -4 or 64 it
+  // runs, whatever the other coordinates (tests/engine/test_hopper_guide.cpp).
+  if (map.interleave == 0 && b.coordinate[0] * static_cast<std::int64_t>(map.element_bytes) % 16 != 0) {
+    char what[200];
+    std::snprintf(what, sizeof what,
+                  "its first coordinate, %lld, is not a multiple of 16 bytes (of %u elements); on a GPU the "
+                  "kernel stops with an illegal instruction",
+                  static_cast<long long>(b.coordinate[0]), 16u / map.element_bytes);
+    refuse(lane, what);
+  }
   return b;
 }
 
