@@ -389,8 +389,7 @@ std::string proxy_fence(const Finding& f, const Style& st, bool first) {
                   f.other.thread.index_str() + " in between";
   if (!first) return s;
   return st.bold("Async proxy: missing fence.proxy.async") + ": " + s +
-         ".
-Tensor stores and wgmma read shared memory through the async proxy, which is not ordered with the "
+         ".\nTensor stores and wgmma read shared memory through the async proxy, which is not ordered with the "
          "threads' ordinary stores: on a GPU it can read stale bytes. Fix: every thread that wrote the data executes "
          "fence.proxy.async.shared::cta after its writes, then a barrier (__syncthreads(), __syncwarp() or a named "
          "barrier), then one thread issues the store or the wgmma.";
@@ -402,8 +401,7 @@ std::string wgmma_accumulator(const Finding& f, const Style& st, bool first) {
                   " of the wgmma" + at_line(f.other_at) + " before a wgmma.wait_group had retired it";
   if (!first) return s;
   return st.bold("wgmma accumulator used before wgmma.wait_group") + ": " + s +
-         ".
-A wgmma.mma_async writes its accumulators asynchronously: until wgmma.wait_group N leaves at most N "
+         ".\nA wgmma.mma_async writes its accumulators asynchronously: until wgmma.wait_group N leaves at most N "
          "newer groups in flight, reading or writing them is undefined (on a GPU the values are anything). Only "
          "further wgmmas on the same accumulators may use them before that. Fix: wgmma.wait_group 0 (or the depth "
          "that retires that group) before the accumulators are read, stored or reset.";

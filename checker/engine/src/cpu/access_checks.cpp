@@ -68,6 +68,7 @@ void AccessChecks::new_block() {
   for (const Region& r : regions_) std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
   std::fill(written_.begin(), written_.end(), 0);
   async_.clear();
+  proxy_reported_.clear();
   fast_path.epoch = ++epoch_;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
@@ -580,6 +581,10 @@ void AccessChecks::proxy_read(std::uintptr_t a, unsigned size, Finding::ProxyRea
   for (std::size_t i = first; i <= last && i < proxy_.size(); ++i) {
     ProxyWrite& w = proxy_[i];
     if (w.writer == 0 || worker_->thread(w.writer - 1u).proxy_fences != w.fences) continue;
+    // Once per word and block: a loop that rewrites the buffer makes the same mistake again.
+    if (proxy_reported_.empty()) proxy_reported_.assign(proxy_.size(), 0);
+    if (proxy_reported_[i]) continue;
+    proxy_reported_[i] = 1;
     RawFinding f{};
     f.kind = FindingKind::proxy_fence;
     f.block = worker_->current_block();
@@ -591,7 +596,6 @@ void AccessChecks::proxy_read(std::uintptr_t a, unsigned size, Finding::ProxyRea
     f.other_thread = w.writer - 1u;
     f.other_is_write = 1;
     fill_site(f, w.site, true);
-    w = ProxyWrite{};  // once per word
     plan_->report->add(f);
   }
 }

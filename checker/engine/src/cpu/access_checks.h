@@ -236,6 +236,7 @@ class AccessChecks {
   std::vector<Word> shadow_;
   std::vector<Site> writer_site_, reader_site_;
   std::vector<ProxyWrite> proxy_;
+  std::vector<std::uint8_t> proxy_reported_;  // per word, this block: a proxy_fence finding was made
   // Per shared word, since the block started: bit k set once byte k was written (by the
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
