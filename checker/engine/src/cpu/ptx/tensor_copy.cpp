@@ -197,6 +197,7 @@ void tensor_store(Lane& lane, const ptx::Instruction& in) {
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
     std::uintptr_t from = window + swizzled(source + e * element, map.swizzle_bytes);
     if (!w.checks().async_read(from, element, map.swizzle_bytes, lane.site, *lane.thread)) return;
+    w.checks().proxy_read(from, element, Finding::ProxyReader::tensor_store, lane.site, *lane.thread);
     w.checks().bulk_reads(from, element, thread, group, lane.site);
     if (target == 0) return;  // outside the tensor: not written
     w.checks().async_global_write(static_cast<std::uintptr_t>(target), element, lane.site, *lane.thread);
