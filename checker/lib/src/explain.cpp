@@ -434,8 +434,7 @@ std::string proxy_fence(const Finding& f, const Style& st, bool first) {
   std::string s = proxy_fence_clause(f);
   if (!first) return s;
   return st.bold(finding_title(f)) + ": " + s +
-         ".
-Tensor stores and wgmma read shared memory through the async proxy, which is not ordered with the "
+         ".\nTensor stores and wgmma read shared memory through the async proxy, which is not ordered with the "
          "threads' ordinary stores: on a GPU it can read stale bytes. Fix: every thread that wrote the data executes "
          "fence.proxy.async.shared::cta after its writes, then a barrier (__syncthreads(), __syncwarp() or a named "
          "barrier), then one thread issues the store or the wgmma.";
@@ -451,8 +450,7 @@ std::string wgmma_accumulator(const Finding& f, const Style& st, bool first) {
   std::string s = wgmma_accumulator_clause(f);
   if (!first) return s;
   return st.bold(finding_title(f)) + ": " + s +
-         ".
-A wgmma.mma_async writes its accumulators asynchronously: until wgmma.wait_group N leaves at most N "
+         ".\nA wgmma.mma_async writes its accumulators asynchronously: until wgmma.wait_group N leaves at most N "
          "newer groups in flight, reading or writing them is undefined (on a GPU the values are anything). Only "
          "further wgmmas on the same accumulators may use them before that. Fix: wgmma.wait_group 0 (or the depth "
          "that retires that group) before the accumulators are read, stored or reset.";
