@@ -124,17 +124,17 @@ TEST_CASE("cpu: wgmma operands written without fence.proxy.async are a finding a
   CHECK(f->other_at.line == line_of("async_proxy_kernels.cu", "smem[i] = i == 1"));
 }
 
-TEST_CASE("cpu: wgmma accumulators used only after their wait_group, and chained wgmmas, are clean and right") {
+TEST_CASE("cpu: wgmma accumulators used only after their wait_group, and chained wgmmas (+ or tied operands), are clean and right") {
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   for (engine::ThreadOrder order : kOrders) {
-    for (int use : {0, 4}) {
+    for (int use : {0, 4, 5}) {
       CAPTURE(engine::to_string(order));
       CAPTURE(use);
       std::vector<float> d;
       require_clean(use_accumulators(*be, use, order, &d));
       // d = a · b (+ a · b ...): 1 at (0, 0) per wgmma; thread 0's register 0 holds (0, 0).
-      CHECK(d[0] == (use == 4 ? 3.0f : 1.0f));
+      CHECK(d[0] == (use == 4 ? 3.0f : use == 5 ? 2.0f : 1.0f));
       CHECK(d[1] == 0.0f);
     }
   }

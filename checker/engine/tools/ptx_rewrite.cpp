@@ -413,7 +413,8 @@ class Rewriter {
       r << "::cuda_cpu::ptx::Bound cuda_cpu_ptx_operands[] = {";
       for (std::size_t i = 0; i < all.size(); ++i) {
         const ptx::Constraint& c = parsed[i];
-        const char* maker = c.output && c.input ? "inout" : c.output ? "out" : "in";
+        // A tied input ("0") is read as a "+" operand is (inline_ptx.h: a wgmma chain's accumulators).
+        const char* maker = c.output && c.input ? "inout" : c.output ? "out" : c.tied >= 0 ? "tied" : "in";
         r << (i ? ", " : "") << "::cuda_cpu::ptx::" << maker << "<'" << c.letter << "'>("
           << in_.substr(all[i]->expr_begin, all[i]->expr_end - all[i]->expr_begin) << ")";
       }

@@ -137,6 +137,14 @@ __attribute__((no_sanitize("address"))) std::uint64_t operand_bits(const T& lval
 }
 }  // namespace detail
 
+// A tied input ("0"): the value that starts in its output's register, read as a "+" operand's.
+template <char C, typename T>
+Bound tied(const T& value) {
+  Bound b;
+  b.bits = detail::operand_bits<C>(value);
+  return b;
+}
+
 template <char C, typename T>
 Bound inout(T& lvalue) {
   Bound b = out<C>(lvalue);

@@ -69,6 +69,7 @@ void AccessChecks::new_block() {
   std::fill(written_.begin(), written_.end(), 0);
   async_.clear();
   proxy_reported_.clear();
+  accumulators_watched_ = false;
   fast_path.epoch = ++epoch_;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
@@ -610,6 +611,8 @@ void AccessChecks::accumulators_issued(CudaThread& t, std::uintptr_t begin, std:
       return;
     }
   t.accumulators.push_back({begin, end, group, site});
+  accumulators_watched_ = true;
+  fast_path.full_checks_only = true;
 }
 
 void AccessChecks::accumulators_retired(CudaThread& t, std::uint32_t retired) {

@@ -127,8 +127,7 @@ class AccessChecks {
   static void proxy_fence(CudaThread& t) { ++t.proxy_fences; }
   // wgmma.mma_async wrote `t`'s accumulators, the C++ variables at [begin, end), for `group`;
   // wgmma.wait_group retired every group before `retired`.
-  static void accumulators_issued(CudaThread& t, std::uintptr_t begin, std::uintptr_t end, std::uint32_t group,
-                                  Site site);
+  void accumulators_issued(CudaThread& t, std::uintptr_t begin, std::uintptr_t end, std::uint32_t group, Site site);
   static void accumulators_retired(CudaThread& t, std::uint32_t retired);
   // A load or store of `t`'s stack that may touch accumulators a wgmma still owns: a
   // wgmma_accumulator finding (once per wgmma).
@@ -266,7 +265,12 @@ class AccessChecks {
   std::vector<SourceRange> sources_;
   std::size_t async_sources_ = 0;
   std::uint32_t epoch_ = 1;
-  void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty(); }
+  // A wgmma's accumulators were watched in this block: the thread's stack accesses go the full way.
+  bool accumulators_watched_ = false;
+  void refresh_fast_path() {
+    fast_path.full_checks_only =
+        in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty() || accumulators_watched_;
+  }
 };
 
 }  // namespace engine::cpu

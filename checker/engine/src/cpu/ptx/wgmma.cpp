@@ -148,7 +148,7 @@ void multiply(void* const* lanes, const ptx::Instruction& in) {
       bytes += 4;
     }
     if (bytes > 0 && hi - lo == bytes)
-      AccessChecks::accumulators_issued(*me.thread, lo, hi, group, me.site);
+      worker().checks().accumulators_issued(*me.thread, lo, hi, group, me.site);
   }
   // D: for each 8 columns j, lane (warp w, g = lane / 4, t = lane % 4) holds rows 16 w + g and
   // + 8, columns 8 j + 2 t and + 1, in registers 4 j .. 4 j + 3.
