@@ -76,7 +76,7 @@ class Programs(unittest.TestCase):
         refused = launches[8]
         self.assertFalse(refused["ran"])
         self.assertEqual(refused["refused"]["code"], "too_many_threads")
-        self.assertEqual(refused["cuda_error"], "cudaErrorInvalidConfiguration")
+        self.assertEqual(refused["cuda_error"], "cudaErrorInvalidValue")
         failed = launches[9]
         self.assertEqual(failed["cuda_error"], "cudaErrorAssert")
         self.assertEqual([f["kind"] for f in failed["findings"]], ["assertion"])

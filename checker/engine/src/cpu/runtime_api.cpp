@@ -97,6 +97,14 @@ cudaError_t error_of(const engine::LaunchResult& r) {
     case W::empty_cluster:
     case W::cluster_too_large:
     case W::grid_not_whole_clusters: return cudaErrorInvalidClusterSize;
+    // CUDA 13's runtime on an H100 answers a block of too many threads, a grid too large and
+    // more shared memory than allowed with cudaErrorInvalidValue (measured), not with
+    // cudaErrorInvalidConfiguration as older runtimes did.
+    case W::too_many_threads:
+    case W::grid_too_large:
+    case W::static_shared_too_large:
+    case W::dynamic_shared_too_large:
+    case W::shared_too_large:
     case W::attribute_too_large:
     case W::no_extern_shared:
     case W::tensor_map_refused: return cudaErrorInvalidValue;
