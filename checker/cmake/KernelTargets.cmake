@@ -15,6 +15,15 @@
 # (tests of the CPU backend's limits). NOT_INSTRUMENTED: no load/store checks, for
 # measuring the engine.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
+# The preprocessing step below calls the compiler itself: cross-compiling, it must see the
+# target's headers and macros, as the compile step does.
+set(KERNEL_TARGET_FLAGS "")
+if(CMAKE_CXX_COMPILER_TARGET)
+  list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_TARGET}${CMAKE_CXX_COMPILER_TARGET}")
+endif()
+if(CMAKE_SYSROOT)
+  list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
+endif()
 
 function(add_kernel_library name)
   cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE;MIN_ARCH" "KERNELS" ${ARGN})
@@ -132,11 +141,11 @@ function(add_kernel_library name)
   set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
   add_custom_command(
     OUTPUT "${rewritten}"
-    COMMAND "${CMAKE_CXX_COMPILER}" -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
+    COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
-    COMMAND ptx_rewrite "${preprocessed}" "${rewritten}"
-    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ptx_rewrite
+    COMMAND ptx_rewrite_host "${preprocessed}" "${rewritten}"
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ptx_rewrite_host
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
