@@ -134,10 +134,10 @@ void describe_type(Dwarf_Die* variable, SharedVariable& v) {
 }
 
 void add_static(Dwarf_Die* variable, const std::string& function, int occurrence, const std::string& suffix,
-                std::vector<SharedVariable>& out) {
+                bool symbols_only, std::vector<SharedVariable>& out) {
   SharedVariable v{};
   const char* name = dwarf_diename(variable);
-  if (!tls_offset(variable, v.tls_offset) &&
+  if ((symbols_only || !tls_offset(variable, v.tls_offset)) &&
       !tls_offset_from_symbol(function, name, occurrence, suffix, v.tls_offset))
     return;
   for (const SharedVariable& seen : out)
@@ -153,7 +153,8 @@ void add_static(Dwarf_Die* variable, const std::string& function, int occurrence
 // origins and the call sites' targets.
 class SharedCollector {
  public:
-  SharedCollector(std::vector<SharedVariable>& out, std::string suffix) : out_(out), suffix_(std::move(suffix)) {}
+  SharedCollector(std::vector<SharedVariable>& out, std::string suffix, bool symbols_only)
+      : out_(out), suffix_(std::move(suffix)), symbols_only_(symbols_only) {}
 
   void function(Dwarf_Die* fn) {
     if (!visit(fn)) return;
@@ -208,7 +209,7 @@ class SharedCollector {
   void variable(Dwarf_Die* v, const std::string& owner) {
     const char* name = dwarf_diename(v);
     int occurrence = name ? occurrences_[owner + ' ' + name]++ : 0;
-    add_static(v, owner, occurrence, suffix_, out_);
+    add_static(v, owner, occurrence, suffix_, symbols_only_, out_);
   }
 
   // A function's mangled name (its name, for one with C linkage), from its declaration.
@@ -229,13 +230,14 @@ class SharedCollector {
 
   std::vector<SharedVariable>& out_;
   const std::string suffix_;  // the kernel library's renaming suffix
+  const bool symbols_only_;
   std::set<Dwarf_Off> visited_;
   std::map<std::string, int> occurrences_;  // "<function> <name>": variables met so far
 };
 
 }  // namespace
 
-std::vector<SharedVariable> shared_variables_of(const void* kernel) {
+std::vector<SharedVariable> shared_variables_of(const void* kernel, bool symbols_only) {
   static std::mutex lock;  // libdw handles are not shared between threads
   std::lock_guard<std::mutex> guard(lock);
   Dwarf* dwarf = Debug::self().get();
@@ -257,7 +259,7 @@ std::vector<SharedVariable> shared_variables_of(const void* kernel) {
   std::vector<SharedVariable> out;
   const std::string symbol = SymbolTable::self().function_at(address);
   const std::size_t dot = symbol.find('.');
-  SharedCollector(out, dot == std::string::npos ? "" : symbol.substr(dot + 1)).function(&subprogram);
+  SharedCollector(out, dot == std::string::npos ? "" : symbol.substr(dot + 1), symbols_only).function(&subprogram);
   return out;
 }
 
