@@ -125,10 +125,11 @@ function(add_kernel_library name)
     # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
     # plain load/store tracing it also reports the memcpy/memset the compiler makes of
     # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
-    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
-    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    # memory is seen, once per execution. No vectorizers, and no vector combining (which splits
+    # a 16-byte load whose lanes are used one by one into 4-byte loads on aarch64): the
+    # accesses keep the widths the kernel wrote (a float4 is one 16-byte access, as on the GPU).
     list(APPEND cpu_flags -fsanitize=address -fsanitize-address-use-after-return=never
-         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
+         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize -mllvm -disable-vector-combine
          -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
          -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
   endif()
