@@ -138,6 +138,12 @@ function(add_kernel_library name)
   # engine (checker/engine/tools/ptx_rewrite.cpp; a template the backend cannot run stops
   # the build there, with its file and line), and the result compiled.
   set(preprocessed "${gen}/cpu.ii")
+  # The ptx_rewrite that runs on this machine (checker/engine/CMakeLists.txt); a grading build
+  # (checker/grading) has the instructor build's, imported as ptx_rewrite.
+  set(rewrite ptx_rewrite_host)
+  if(NOT TARGET ptx_rewrite_host)
+    set(rewrite ptx_rewrite)
+  endif()
   set(rewritten "${gen}/cpu_ptx.cpp")
   set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
   add_custom_command(
@@ -145,8 +151,8 @@ function(add_kernel_library name)
     COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
-    COMMAND ptx_rewrite_host "${preprocessed}" "${rewritten}"
-    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ptx_rewrite_host
+    COMMAND ${rewrite} "${preprocessed}" "${rewritten}"
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ${rewrite}
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
