@@ -15,6 +15,15 @@
 # (tests of the CPU backend's limits). NOT_INSTRUMENTED: no load/store checks, for
 # measuring the engine.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
+# The preprocessing step below calls the compiler itself: cross-compiling, it must see the
+# target's headers and macros, as the compile step does.
+set(KERNEL_TARGET_FLAGS "")
+if(CMAKE_CXX_COMPILER_TARGET)
+  list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_TARGET}${CMAKE_CXX_COMPILER_TARGET}")
+endif()
+if(CMAKE_SYSROOT)
+  list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
+endif()
 
 function(add_kernel_library name)
   cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE;MIN_ARCH" "KERNELS" ${ARGN})
@@ -109,15 +118,21 @@ function(add_kernel_library name)
   # the build there, with its file and line), its __shared__ declarations made what C++
   # accepts and its extern __shared__ arrays bound to the storage, and the result compiled.
   set(preprocessed "${gen}/cpu.ii")
+  # The ptx_rewrite that runs on this machine (checker/engine/CMakeLists.txt); a grading build
+  # (checker/grading) has the instructor build's, imported as ptx_rewrite.
+  set(rewrite ptx_rewrite_host)
+  if(NOT TARGET ptx_rewrite_host)
+    set(rewrite ptx_rewrite)
+  endif()
   set(rewritten "${gen}/cpu_ptx.cpp")
   set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
   add_custom_command(
     OUTPUT "${rewritten}"
-    COMMAND "${CMAKE_CXX_COMPILER}" -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
+    COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
-    COMMAND ptx_rewrite "${preprocessed}" "${rewritten}"
-    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ptx_rewrite
+    COMMAND ${rewrite} "${preprocessed}" "${rewritten}"
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ${rewrite}
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
@@ -162,10 +177,11 @@ function(kernel_cpu_flags out instrument)
     # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
     # plain load/store tracing it also reports the memcpy/memset the compiler makes of
     # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
-    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
-    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    # memory is seen, once per execution. No vectorizers, and no vector combining (which splits
+    # a 16-byte load whose lanes are used one by one into 4-byte loads on aarch64): the
+    # accesses keep the widths the kernel wrote (a float4 is one 16-byte access, as on the GPU).
     list(APPEND flags -fsanitize=address -fsanitize-address-use-after-return=never
-         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
+         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize -mllvm -disable-vector-combine
          -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
          -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
   endif()

@@ -13,6 +13,19 @@
 
 namespace {
 
+// The target the CPU build compiles kernels for, when it is not this machine's (a
+// cross build): KERNEL_TARGET_FLAGS, a CMake list.
+std::vector<std::string> target_flags() {
+  std::vector<std::string> flags;
+  std::string list = KERNEL_TARGET_FLAGS;
+  for (std::size_t begin = 0, end; begin < list.size(); begin = end + 1) {
+    end = list.find(';', begin);
+    if (end == std::string::npos) end = list.size();
+    if (end > begin) flags.push_back(list.substr(begin, end - begin));
+  }
+  return flags;
+}
+
 test_support::ProcessResult compile(const std::string& name, const std::string& source,
                                     const std::string& compiler = KERNEL_CXX,
                                     std::vector<std::string> extra = {}) {
@@ -21,6 +34,10 @@ test_support::ProcessResult compile(const std::string& name, const std::string& 
   std::vector<std::string> args = {"-std=c++17", "-fsyntax-only", "-x", "c++",
                                    "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat", "-I" ENGINE_INCLUDE_DIR,
                                    "-include", "cuda_cpu/kernel_shim.h"};
+  if (compiler == KERNEL_CXX) {
+    const std::vector<std::string> target = target_flags();
+    args.insert(args.end(), target.begin(), target.end());
+  }
   args.insert(args.end(), extra.begin(), extra.end());
   args.push_back(path);
   return test_support::run_program(compiler, args);
@@ -45,17 +62,19 @@ test_support::ProcessResult compile_rewritten(const std::string& name, const std
                                               const std::string& compiler = KERNEL_CXX) {
   const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
   std::ofstream(base + ".cu") << source;
-  const std::vector<std::string> flags = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
-                                          "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
-  std::vector<std::string> args = flags;
+  const std::vector<std::string> target = target_flags();
+  std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
+                                   "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
+  args.insert(args.end(), target.begin(), target.end());
   args.insert(args.end(), {"-E", base + ".cu", "-o", base + ".ii"});
   test_support::ProcessResult r = test_support::run_program(compiler, args);
   if (r.exit_status != 0) return r;
   r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});
   if (r.exit_status != 0) return r;
-  std::vector<std::string> compile = {"-std=c++17", "-fsyntax-only", "-x", "c++", "-I" ENGINE_INCLUDE_DIR,
-                                      base + ".rewritten.cpp"};
+  std::vector<std::string> compile = {"-std=c++17", "-fsyntax-only", "-x", "c++", "-I" ENGINE_INCLUDE_DIR};
   if (compiler.find("clang") != std::string::npos) compile.insert(compile.begin(), "-ferror-limit=0");
+  compile.insert(compile.end(), target.begin(), target.end());
+  compile.push_back(base + ".rewritten.cpp");
   return test_support::run_program(compiler, compile);
 }
 

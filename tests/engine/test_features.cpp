@@ -17,6 +17,7 @@
 #include "feature_kernels_kernels.h"
 #include "fp16_kernels_kernels.h"
 #include "misuse_kernels_kernels.h"
+#include "shared_layout.h"  // the engine's own: how it finds __shared__ variables
 
 using engine::DeviceArray;
 using engine::Dim3;
@@ -512,4 +513,25 @@ TEST_CASE("cpu: two threads writing the same half of a shared word race") {
   CHECK(f->index == 0);
   CHECK(f->is_write);
   CHECK(f->other_is_write);
+}
+
+// Where clang writes no TLS location for __shared__ variables (aarch64), the engine finds each
+// one by its mangled symbol (shared_layout.cpp). Where the debug information has the locations
+// (x86-64), both ways must agree: plain kernels, two variables in one kernel, and a template
+// instantiation, whose statics are global symbols renamed with the library's suffix.
+TEST_CASE("cpu: each __shared__ variable's symbol gives the TLS offset its debug information gives") {
+  for (const engine::KernelImage* image : {&f::cpu_warp_reduce_shared(), &f::cpu_vector_copies(),
+                                           &f::cpu_async_double_buffer(), &f::cpu_sgemm_2d_blocktiling()}) {
+    CAPTURE(image->name);
+    const std::vector<engine::cpu::SharedVariable> debug = engine::cpu::shared_variables_of(image->address);
+    const std::vector<engine::cpu::SharedVariable> symbols = engine::cpu::shared_variables_of(image->address, true);
+    REQUIRE(!symbols.empty());
+    REQUIRE(symbols.size() == debug.size());
+    for (std::size_t i = 0; i < symbols.size(); ++i) {
+      CAPTURE(symbols[i].name);
+      CHECK(symbols[i].name == debug[i].name);
+      CHECK(symbols[i].tls_offset == debug[i].tls_offset);
+      CHECK(symbols[i].size == debug[i].size);
+    }
+  }
 }

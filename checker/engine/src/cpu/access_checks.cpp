@@ -59,6 +59,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.proxy = proxy_.data();
   fast_path.epoch = epoch_;
   fast_path.arena_base = arena_->base();
+  fast_path.arena_span = arena_->span();
   fast_path.buffer_begin = arena_->buffer_begins();
   fast_path.buffer_end = arena_->buffer_ends();
   refresh_fast_path();

@@ -44,6 +44,7 @@ struct FastPath {
   std::uint16_t me = 0;          // the running CUDA thread + 1; 0: no kernel code runs
   bool full_checks_only = false;  // asynchronous copies in flight: every access goes the full way
   std::uintptr_t arena_base = 0;
+  std::uintptr_t arena_span = 0;
   const std::uintptr_t* buffer_begin = nullptr;
   const std::uintptr_t* buffer_end = nullptr;
   std::uint64_t* loads = nullptr;  // the running thread's global-load count

@@ -20,7 +20,7 @@ using engine::cpu::fast_path;
 __attribute__((noinline)) void log_for_profile(std::uintptr_t a, unsigned size, bool write, void* return_address) {
   const engine::cpu::FastPath& f = fast_path;
   bool shared = a - f.shared_lo < f.shared_span;
-  if (!shared && a - f.arena_base >= engine::cpu::DeviceArena::span()) return;
+  if (!shared && a - f.arena_base >= f.arena_span) return;
   auto site = reinterpret_cast<std::uintptr_t>(return_address);
   for (unsigned done = 0; done < size; done += 16)
     f.profile->record(f.me - 1u, site, a + done, size - done < 16 ? size - done : 16, write, shared);
@@ -75,7 +75,7 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
           return;
         }
       }
-    } else if (a - f.arena_base < engine::cpu::DeviceArena::span()) {
+    } else if (a - f.arena_base < f.arena_span) {
       std::size_t slot = (a - f.arena_base) >> engine::cpu::DeviceArena::kSlotBits;
       if (a >= f.buffer_begin[slot] && a + Size <= f.buffer_end[slot] && (Size < 8 || (a & (Size - 1)) == 0)) {
         if (!Write) ++*f.loads;

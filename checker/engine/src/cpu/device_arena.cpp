@@ -3,13 +3,15 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "engine/backend.h"
+#include "page_size.h"
 
 namespace engine::cpu {
 namespace {
-constexpr std::uintptr_t kPage = 4096;
 std::uintptr_t round_down(std::uintptr_t v, std::uintptr_t a) { return v / a * a; }
 }  // namespace
 
@@ -18,9 +20,24 @@ DeviceArena& DeviceArena::instance() {
   return arena;
 }
 
+// The address space reserved is kSlots slots (1 TiB), or fewer where the machine has less:
+// an arm64 kernel built with 39-bit addresses gives a process 512 GiB. PUZZLES_CPU_BUFFER_SLOTS
+// asks for fewer (an emulator such as qemu-user spends time on every reserved page).
 DeviceArena::DeviceArena() {
-  void* p = mmap(nullptr, kSlots * kSlotSize, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  std::size_t wanted = kSlots;
+  if (const char* text = std::getenv("PUZZLES_CPU_BUFFER_SLOTS")) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(text, &end, 10);
+    if (end == text || *end != '\0' || n < 1 || n > kSlots)
+      throw Error("PUZZLES_CPU_BUFFER_SLOTS must be a number from 1 to " + std::to_string(kSlots) + ", not '" +
+                  text + "'");
+    wanted = n;
+  }
+  void* p = MAP_FAILED;
+  for (slot_count_ = wanted; slot_count_ >= 1; slot_count_ /= 2) {
+    p = mmap(nullptr, slot_count_ * kSlotSize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED || slot_count_ <= 8) break;
+  }
   if (p == MAP_FAILED)
     throw Error(std::string("cannot reserve address space for CPU-backend buffers: ") +
                 std::strerror(errno));
@@ -31,14 +48,15 @@ void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const s
   if (bytes > kSlotSize / 2)
     throw Error("buffer " + name + " is too large for the CPU backend (" + std::to_string(bytes) +
                 " bytes; at most 2 GiB)");
-  for (std::size_t i = 0; i < kSlots; ++i) {
+  for (std::size_t i = 0; i < slot_count_; ++i) {
     if (slots_[i].live) continue;
     // The buffer ends in the middle of its slot, so that indices past either end stay
     // inside the slot. Its start is 256-byte aligned, as cudaMalloc promises.
     std::uintptr_t map_end = base_ + i * kSlotSize + kSlotSize / 2;
     std::uintptr_t begin = round_down(map_end - bytes, 256);
-    std::uintptr_t map_begin = round_down(begin, kPage);
-    if (map_begin == map_end) map_begin -= kPage;  // zero-byte buffers still get a page
+    const std::uintptr_t page = page_size();
+    std::uintptr_t map_begin = round_down(begin, page);
+    if (map_begin == map_end) map_begin -= page;  // zero-byte buffers still get a page
     void* p = mmap(reinterpret_cast<void*>(map_begin), map_end - map_begin, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (p == MAP_FAILED)
@@ -49,7 +67,7 @@ void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const s
     end_[i] = begin + bytes;
     return reinterpret_cast<void*>(begin);
   }
-  throw Error("too many buffers at once on the CPU backend (at most 256)");
+  throw Error("too many buffers at once on the CPU backend (at most " + std::to_string(slot_count_) + ")");
 }
 
 void DeviceArena::release(void* p) {
@@ -65,7 +83,7 @@ void DeviceArena::release(void* p) {
 
 std::vector<DeviceArena::Damage> DeviceArena::damaged_canaries() const {
   std::vector<Damage> damage;
-  for (std::size_t i = 0; i < kSlots; ++i) {
+  for (std::size_t i = 0; i < slot_count_; ++i) {
     const Buffer& b = slots_[i];
     if (!b.live) continue;
     auto check = [&](std::uintptr_t from, std::uintptr_t to) {

@@ -32,9 +32,9 @@ class DeviceArena {
   void* allocate(std::size_t bytes, std::size_t element_size, const std::string& name);
   void release(void* p);
 
-  bool contains(std::uintptr_t address) const { return address - base_ < kSlots * kSlotSize; }
+  bool contains(std::uintptr_t address) const { return address - base_ < span(); }
   std::uintptr_t base() const { return base_; }
-  static constexpr std::uintptr_t span() { return kSlots * kSlotSize; }
+  std::uintptr_t span() const { return slot_count_ * kSlotSize; }
   const std::uintptr_t* buffer_begins() const { return begin_; }
   const std::uintptr_t* buffer_ends() const { return end_; }
   // The buffer whose slot holds `address` (live or not); the arena must contain it.
@@ -62,6 +62,7 @@ class DeviceArena {
  private:
   DeviceArena();
   std::uintptr_t base_ = 0;
+  std::size_t slot_count_ = 0;  // reserved: kSlots, or fewer (see the constructor)
   Buffer slots_[kSlots];
   std::uintptr_t begin_[kSlots] = {}, end_[kSlots] = {};  // 0, 0 for a free slot
 };

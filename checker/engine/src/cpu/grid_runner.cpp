@@ -18,6 +18,17 @@ namespace {
 
 LaunchReport* crash_report = nullptr;
 
+// The address of the faulting instruction, from the signal's saved registers.
+std::uint64_t faulting_pc(const ucontext_t* context) {
+#if defined(__x86_64__)
+  return static_cast<std::uint64_t>(context->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uint64_t>(context->uc_mcontext.pc);
+#else
+#error "faulting_pc: the CPU backend knows the program counter of x86-64 and aarch64 only"
+#endif
+}
+
 // Async-signal-safe: plain stores into the shared report, then _exit.
 void on_crash(int signal, siginfo_t* info, void* context) {
   LaunchReport* r = crash_report;
@@ -25,8 +36,7 @@ void on_crash(int signal, siginfo_t* info, void* context) {
   if (r && r->crash_signal.compare_exchange_strong(expected, signal)) {
     auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
     r->crash_address = address;
-    r->crash_pc = static_cast<std::uint64_t>(
-        static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+    r->crash_pc = faulting_pc(static_cast<const ucontext_t*>(context));
     Worker* w = current_worker;
     if (w && current_thread) {
       r->crash_in_kernel = 1;

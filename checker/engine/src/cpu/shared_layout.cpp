@@ -5,8 +5,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "engine/backend.h"
 #include "symbol_table.h"
@@ -55,6 +59,7 @@ bool find_subprogram(Dwarf_Die* parent, Dwarf_Addr address, Dwarf_Die* found) {
 }
 
 // The TLS offset of a thread_local variable: DW_OP_const*u <offset>, DW_OP_form_tls_address.
+// False for any other variable, and where the compiler wrote no location (see below).
 bool tls_offset(Dwarf_Die* variable, std::size_t& offset) {
   Dwarf_Attribute attr;
   if (!dwarf_attr_integrate(variable, DW_AT_location, &attr)) return false;
@@ -64,6 +69,34 @@ bool tls_offset(Dwarf_Die* variable, std::size_t& offset) {
   if (ops[1].atom != DW_OP_form_tls_address && ops[1].atom != DW_OP_GNU_push_tls_address) return false;
   offset = static_cast<std::size_t>(ops[0].number);
   return true;
+}
+
+// clang writes no location for thread_local variables when it compiles for aarch64 (LLVM
+// has no debug relocation for their offsets there), so a __shared__ variable is found by
+// its symbol instead. A function's static local is mangled Z <function> E <name>
+// [<discriminator>] (Itanium C++ ABI, 5.1.6): _ZZ6kernelPfE4tile, and _ZZ6kernelPfE4tile_0
+// for a second "tile" of the same function. `occurrence` counts the variables of that name
+// met before in the function. Of the kernel libraries that define that name, the kernel's is
+// the one whose renaming suffix (localize_kernel_symbols.cmake) the kernel's own symbol has.
+bool tls_offset_from_symbol(const std::string& function, const char* name, int occurrence,
+                            const std::string& suffix, std::size_t& offset) {
+  if (function.empty() || name == nullptr) return false;
+  std::string encoding = function.compare(0, 2, "_Z") == 0 ? function.substr(2)
+                                                           : std::to_string(function.size()) + function;
+  const std::string base = "_ZZ" + encoding + "E" + std::to_string(std::strlen(name)) + name;
+  // The discriminator of the occurrence: none for the first, then _0 .. _9, __10_ ...
+  std::string wanted = base;
+  if (occurrence > 0) {
+    int d = occurrence - 1;
+    wanted += d < 10 ? "_" + std::to_string(d) : "__" + std::to_string(d) + "_";
+  }
+  int found = 0;
+  for (const SymbolTable::TlsSymbol& s : SymbolTable::self().tls_symbols()) {
+    if (s.name != wanted || s.suffix != suffix) continue;
+    offset = static_cast<std::size_t>(s.offset);
+    ++found;
+  }
+  return found == 1;
 }
 
 void describe_type(Dwarf_Die* variable, SharedVariable& v) {
@@ -100,12 +133,15 @@ void describe_type(Dwarf_Die* variable, SharedVariable& v) {
   }
 }
 
-void add_static(Dwarf_Die* variable, std::vector<SharedVariable>& out) {
+void add_static(Dwarf_Die* variable, const std::string& function, int occurrence, const std::string& suffix,
+                bool symbols_only, std::vector<SharedVariable>& out) {
   SharedVariable v{};
-  if (!tls_offset(variable, v.tls_offset)) return;
+  const char* name = dwarf_diename(variable);
+  if ((symbols_only || !tls_offset(variable, v.tls_offset)) &&
+      !tls_offset_from_symbol(function, name, occurrence, suffix, v.tls_offset))
+    return;
   for (const SharedVariable& seen : out)
     if (seen.tls_offset == v.tls_offset) return;
-  const char* name = dwarf_diename(variable);
   v.name = name ? name : "(unnamed)";
   describe_type(variable, v);
   out.push_back(v);
@@ -117,28 +153,34 @@ void add_static(Dwarf_Die* variable, std::vector<SharedVariable>& out) {
 // origins and the call sites' targets.
 class SharedCollector {
  public:
-  explicit SharedCollector(std::vector<SharedVariable>& out) : out_(out) {}
+  SharedCollector(std::vector<SharedVariable>& out, std::string suffix, bool symbols_only)
+      : out_(out), suffix_(std::move(suffix)), symbols_only_(symbols_only) {}
 
   void function(Dwarf_Die* fn) {
     if (!visit(fn)) return;
-    scope(fn);
+    scope(fn, linkage_name(fn));
   }
 
  private:
   bool visit(Dwarf_Die* die) { return visited_.insert(dwarf_dieoffset(die)).second; }
 
-  // A concrete scope: its statics, and what is inlined or called inside it.
-  void scope(Dwarf_Die* s) {
+  // A concrete scope of the function `owner` (its mangled name): its statics, and what is
+  // inlined or called inside it.
+  void scope(Dwarf_Die* s, const std::string& owner) {
     Dwarf_Die child;
     if (dwarf_child(s, &child) != 0) return;
     do {
       switch (dwarf_tag(&child)) {
-        case DW_TAG_lexical_block: scope(&child); break;
-        case DW_TAG_variable: add_static(&child, out_); break;
+        case DW_TAG_lexical_block: scope(&child, owner); break;
+        case DW_TAG_variable: variable(&child, owner); break;
         case DW_TAG_inlined_subroutine: {
           Dwarf_Die origin;
-          if (referenced(&child, DW_AT_abstract_origin, &origin) && visit(&origin)) statics(&origin);
-          scope(&child);
+          std::string inlined;
+          if (referenced(&child, DW_AT_abstract_origin, &origin)) {
+            inlined = linkage_name(&origin);
+            if (visit(&origin)) statics(&origin, inlined);
+          }
+          scope(&child, inlined);
           break;
         }
         case DW_TAG_call_site:
@@ -154,14 +196,31 @@ class SharedCollector {
   }
 
   // An abstract function (the origin of inlined copies): the statics in its tree.
-  void statics(Dwarf_Die* s) {
+  void statics(Dwarf_Die* s, const std::string& owner) {
     Dwarf_Die child;
     if (dwarf_child(s, &child) != 0) return;
     do {
       int tag = dwarf_tag(&child);
-      if (tag == DW_TAG_variable) add_static(&child, out_);
-      else if (tag == DW_TAG_lexical_block) statics(&child);
+      if (tag == DW_TAG_variable) variable(&child, owner);
+      else if (tag == DW_TAG_lexical_block) statics(&child, owner);
     } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  void variable(Dwarf_Die* v, const std::string& owner) {
+    const char* name = dwarf_diename(v);
+    int occurrence = name ? occurrences_[owner + ' ' + name]++ : 0;
+    add_static(v, owner, occurrence, suffix_, symbols_only_, out_);
+  }
+
+  // A function's mangled name (its name, for one with C linkage), from its declaration.
+  static std::string linkage_name(Dwarf_Die* fn) {
+    Dwarf_Attribute attr;
+    const char* name = nullptr;
+    if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr) || dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &attr))
+      name = dwarf_formstring(&attr);
+    else if (dwarf_attr_integrate(fn, DW_AT_name, &attr))
+      name = dwarf_formstring(&attr);
+    return name ? name : "";
   }
 
   static bool referenced(Dwarf_Die* die, int attribute, Dwarf_Die* target) {
@@ -170,12 +229,15 @@ class SharedCollector {
   }
 
   std::vector<SharedVariable>& out_;
+  const std::string suffix_;  // the kernel library's renaming suffix
+  const bool symbols_only_;
   std::set<Dwarf_Off> visited_;
+  std::map<std::string, int> occurrences_;  // "<function> <name>": variables met so far
 };
 
 }  // namespace
 
-std::vector<SharedVariable> shared_variables_of(const void* kernel) {
+std::vector<SharedVariable> shared_variables_of(const void* kernel, bool symbols_only) {
   static std::mutex lock;  // libdw handles are not shared between threads
   std::lock_guard<std::mutex> guard(lock);
   Dwarf* dwarf = Debug::self().get();
@@ -195,7 +257,9 @@ std::vector<SharedVariable> shared_variables_of(const void* kernel) {
   }
   if (!found) throw Error("no debug information for this kernel; it must be compiled with -g (the build does this)");
   std::vector<SharedVariable> out;
-  SharedCollector(out).function(&subprogram);
+  const std::string symbol = SymbolTable::self().function_at(address);
+  const std::size_t dot = symbol.find('.');
+  SharedCollector(out, dot == std::string::npos ? "" : symbol.substr(dot + 1), symbols_only).function(&subprogram);
   return out;
 }
 

@@ -20,7 +20,8 @@ struct SharedVariable {
 };
 
 // The variables of the kernel at this code address; throws engine::Error when the program
-// has no debug information for it.
-std::vector<SharedVariable> shared_variables_of(const void* kernel);
+// has no debug information for it. symbols_only: every TLS offset from the symbol table, as
+// where the compiler writes no TLS location (aarch64), so that a test can compare both ways.
+std::vector<SharedVariable> shared_variables_of(const void* kernel, bool symbols_only = false);
 
 }  // namespace engine::cpu

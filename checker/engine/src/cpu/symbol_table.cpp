@@ -51,6 +51,11 @@ SymbolTable::SymbolTable() {
       if (type != STT_FUNC && type != STT_TLS) continue;
       std::string name(base + strtab.sh_offset + syms[s].st_name);
       if (type == STT_TLS && name == "engine_tls_anchor") anchor_offset = syms[s].st_value;
+      if (type == STT_TLS) {
+        std::size_t dot = name.find('.');
+        tls_symbols_.push_back({name.substr(0, dot), dot == std::string::npos ? "" : name.substr(dot + 1),
+                                syms[s].st_value, syms[s].st_size});
+      }
       symbols_.push_back({std::move(name), syms[s].st_value, syms[s].st_size, type});
     }
   }
@@ -81,6 +86,12 @@ std::string SymbolTable::function_at(std::uintptr_t runtime_address) const {
 const SymbolTable& SymbolTable::self() {
   static const SymbolTable table;
   return table;
+}
+
+std::string SymbolTable::function_at(std::uintptr_t file_address) const {
+  for (const Symbol& s : symbols_)
+    if (s.type == STT_FUNC && s.value == file_address) return s.name;
+  return "";
 }
 
 std::uintptr_t SymbolTable::tls_address(std::size_t tls_offset) {

@@ -24,6 +24,18 @@ class SymbolTable {
   // ("helpers::add<int>"), or "" when the table has none.
   std::string function_at(std::uintptr_t runtime_address) const;
 
+  // A thread_local variable's symbol: where the debug information gives no TLS location
+  // (clang writes none for aarch64), the variable is found here by its mangled name.
+  struct TlsSymbol {
+    std::string name;    // as the compiler mangled it
+    std::string suffix;  // what the kernel libraries' renaming appended after a '.', or ""
+    std::uint64_t offset;  // within the TLS block
+    std::uint64_t size;
+  };
+  const std::vector<TlsSymbol>& tls_symbols() const { return tls_symbols_; }
+  // The name of the function that starts at this file address, or "".
+  std::string function_at(std::uintptr_t file_address) const;
+
  private:
   SymbolTable();
   struct Symbol {
@@ -33,6 +45,7 @@ class SymbolTable {
     unsigned char type;
   };
   std::vector<Symbol> symbols_;
+  std::vector<TlsSymbol> tls_symbols_;
   std::uintptr_t load_bias_ = 0;
   bool loaded_ = false;
 };

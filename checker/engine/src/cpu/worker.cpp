@@ -11,6 +11,7 @@
 
 #include "builtin_slots.h"
 #include "cluster_run.h"
+#include "page_size.h"
 
 namespace engine::cpu {
 
@@ -21,7 +22,6 @@ namespace ctx = boost::context;
 using cuda_cpu::WarpOp;
 
 namespace {
-constexpr std::size_t kPage = 4096;
 // Room for printf and a few local arrays; a guard page below each stack turns an
 // overflow into a reported fault instead of silent corruption.
 constexpr std::size_t kStackSize = 256 * 1024;
@@ -77,7 +77,8 @@ Worker::~Worker() {
 }
 
 void Worker::make_fibers() {
-  stack_stride_ = kStackSize + kPage;
+  guard_bytes_ = page_size();
+  stack_stride_ = kStackSize + guard_bytes_;
   stacks_bytes_ = stack_stride_ * n_;
   void* mem = mmap(nullptr, stacks_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) std::abort();
@@ -85,7 +86,7 @@ void Worker::make_fibers() {
   handles_.resize(n_ + 1);
   for (unsigned i = 0; i < n_; ++i) {
     char* low = stacks_ + i * stack_stride_;
-    mprotect(low, kPage, PROT_NONE);  // guard page
+    mprotect(low, guard_bytes_, PROT_NONE);  // guard page
     ctx::stack_context sc;
     sc.size = kStackSize;
     sc.sp = low + stack_stride_;
@@ -97,7 +98,7 @@ void Worker::make_fibers() {
 
 bool Worker::in_stack_guard(std::uintptr_t address) const {
   auto base = reinterpret_cast<std::uintptr_t>(stacks_);
-  return stacks_ && address - base < stacks_bytes_ && (address - base) % stack_stride_ < kPage;
+  return stacks_ && address - base < stacks_bytes_ && (address - base) % stack_stride_ < guard_bytes_;
 }
 
 ctx::fiber Worker::thread_main(unsigned slot, ctx::fiber&& from) {

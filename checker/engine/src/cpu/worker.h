@@ -159,6 +159,7 @@ class Worker {
   int predicates_true_ = 0, predicates_seen_ = 0;  // at the last barrier, for count/and/or
 
   char* stacks_ = nullptr;
+  std::size_t guard_bytes_ = 0;  // one page below each stack
   std::size_t stack_stride_ = 0;
   std::size_t stacks_bytes_ = 0;
 

@@ -147,7 +147,7 @@ void access(const Lane& lane, CudaThread& t, std::uintptr_t address, unsigned si
   Site site = lane.site;
   if (fast_path.profile) {
     bool shared = address - fast_path.shared_lo < fast_path.shared_span;
-    if (shared || address - fast_path.arena_base < DeviceArena::span())
+    if (shared || address - fast_path.arena_base < fast_path.arena_span)
       for (unsigned done = 0; done < size; done += 16)
         fast_path.profile->record(t.linear, site, address + done, size - done < 16 ? size - done : 16, write, shared);
   }
