@@ -257,7 +257,7 @@ std::vector<SharedVariable> shared_variables_of(const void* kernel, bool symbols
   }
   if (!found) throw Error("no debug information for this kernel; it must be compiled with -g (the build does this)");
   std::vector<SharedVariable> out;
-  const std::string symbol = SymbolTable::self().function_at(address);
+  const std::string symbol = SymbolTable::self().function_symbol_at_file_address(address);
   const std::size_t dot = symbol.find('.');
   SharedCollector(out, dot == std::string::npos ? "" : symbol.substr(dot + 1), symbols_only).function(&subprogram);
   return out;

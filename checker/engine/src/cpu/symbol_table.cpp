@@ -88,7 +88,7 @@ const SymbolTable& SymbolTable::self() {
   return table;
 }
 
-std::string SymbolTable::function_at(std::uintptr_t file_address) const {
+std::string SymbolTable::function_symbol_at_file_address(std::uintptr_t file_address) const {
   for (const Symbol& s : symbols_)
     if (s.type == STT_FUNC && s.value == file_address) return s.name;
   return "";

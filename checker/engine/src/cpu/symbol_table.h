@@ -33,8 +33,9 @@ class SymbolTable {
     std::uint64_t size;
   };
   const std::vector<TlsSymbol>& tls_symbols() const { return tls_symbols_; }
-  // The name of the function that starts at this file address, or "".
-  std::string function_at(std::uintptr_t file_address) const;
+  // The symbol (as mangled, with any renaming suffix) of the function that starts at this file
+  // address, or "".
+  std::string function_symbol_at_file_address(std::uintptr_t file_address) const;
 
  private:
   SymbolTable();
