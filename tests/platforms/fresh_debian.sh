@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The fresh-machine test: the README's two commands, as a new user types them, on a minimal
+# Debian 12 that has nothing but its base system.
+#
+#   tests/platforms/fresh_debian.sh [--keep] [--log-dir DIR]
+#
+# As root. It makes a root with `mmdebstrap --variant=minbase bookworm` (the Debian mirror must be
+# reachable), copies the checkout's committed files into it (git archive HEAD: what a clone has),
+# and inside it (chroot, with /proc, /sys and /dev, /dev/pts included, mounted) runs
+#   checker/run p01    which must install the core packages and print a clean FAIL of the stub (exit 1)
+#   checker/run test   which must install what the suite needs, build, and pass (exit 0), with no
+#                      test skipped for a package it did not install
+# and prints how long each took. The mounts live in a private mount namespace, so they go away
+# with it whatever happens; the root is then deleted (--keep leaves it, and says where).
+# --log-dir DIR keeps both commands' output and a summary there. CTest label: fresh-machine
+# (on demand: configure with -DPUZZLES_ON_DEMAND_TESTS=ON, run ctest -L fresh-machine).
+# It takes 15 to 30 minutes on 2 cores; most of it is `checker/run test` building everything.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+checkout="$(cd "$here/../.." && pwd)"
+say() { printf 'fresh-debian: %s\n' "$*" >&2; }
+
+keep=0
+log_dir=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --keep) keep=1 ;;
+    --log-dir) log_dir="${2:?--log-dir needs a folder}"; shift ;;
+    *) say "unknown option '$1' (usage: $0 [--keep] [--log-dir DIR])"; exit 2 ;;
+  esac
+  shift
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "SKIPPED: the fresh-machine test makes a Debian root and chroots into it, which needs root"
+  exit 77
+fi
+if ! command -v git >/dev/null || ! git -C "$checkout" rev-parse --verify -q HEAD >/dev/null; then
+  echo "SKIPPED: the fresh-machine test copies the checkout's committed files, which needs git and a git checkout"
+  exit 77
+fi
+for tool in mmdebstrap unshare; do
+  if ! command -v "$tool" >/dev/null; then
+    # The test's own tool, not the course's: installed here rather than listed in
+    # checker/debian-packages.txt, which lists what the course needs.
+    say "installing mmdebstrap (the test's tool for making the Debian root)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap util-linux >/dev/null
+    break
+  fi
+done
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/fresh-debian.XXXXXX")"
+root="$work/root"
+[ -n "$log_dir" ] || log_dir="$work/logs"
+mkdir -p "$log_dir"
+log_dir="$(cd "$log_dir" && pwd)"
+
+cleanup() {
+  local status=$?
+  # The mounts were made in a private namespace that has ended; make sure before deleting.
+  if grep -q " $work/" /proc/self/mounts; then
+    say "mounts under $work are still there; not deleting it (umount -R them first)"
+  elif [ "$keep" = 1 ]; then
+    say "the root is kept at $root"
+  else
+    rm -rf --one-file-system "$work"
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "making a minimal Debian 12 root (mmdebstrap --variant=minbase bookworm)"
+start=$(date +%s)
+mmdebstrap --quiet --variant=minbase bookworm "$root" >"$log_dir/mmdebstrap.log" 2>&1 ||
+  { cat "$log_dir/mmdebstrap.log" >&2; say "mmdebstrap failed"; exit 1; }
+say "root made in $(( $(date +%s) - start )) s"
+cp /etc/resolv.conf "$root/etc/resolv.conf"  # apt-get inside needs the host's name servers
+
+commit="$(git -C "$checkout" rev-parse --short HEAD)"
+mkdir -p "$root/root/course"
+git -C "$checkout" archive --format=tar HEAD | tar -x -C "$root/root/course"
+say "copied the checkout's committed files (commit $commit) to /root/course in the root"
+
+# A private mount namespace: every mount below is gone when it exits, even on a kill -9.
+unshare --mount --propagation private "$here/fresh_debian_inside.sh" "$root" "$log_dir"
