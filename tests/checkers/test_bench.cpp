@@ -31,7 +31,7 @@ bool matplotlib_or_skip() {
   test_support::note_started();
   auto r = run_program("/usr/bin/python3", {"-c", "import matplotlib"});
   if (r.exit_status == 0) return true;
-  test_support::note_skipped("python3-matplotlib is not installed: sudo apt-get install -y python3-matplotlib");
+  test_support::note_skipped("matplotlib is not installed (Debian package python3-matplotlib)");
   return false;
 }
 

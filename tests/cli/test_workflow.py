@@ -307,10 +307,11 @@ class StudentWorkflow(unittest.TestCase):
 
     def test_reset_restores_the_stub_from_git_in_a_git_checkout(self):
         if not shutil.which("git"):
-            self.skipTest("git is not installed")
+            self.skipTest("git is not installed (Debian package git)")
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder) / "course"
-            for part in ("checker/run", "checker/cli", "checker/specs", "checker/debian-packages.txt", "puzzles"):
+            for part in ("checker/run", "checker/install-packages", "checker/cli", "checker/specs",
+                         "checker/debian-packages.txt", "puzzles"):
                 source = COPY / part
                 (root / part).parent.mkdir(parents=True, exist_ok=True)
                 (shutil.copytree if source.is_dir() else shutil.copy2)(source, root / part)

@@ -155,7 +155,7 @@ TEST_CASE("gpu: the CPU backend's bank conflicts and sectors agree with Nsight C
   if (!test_support::gpu_or_skip()) return;
   std::string ncu = engine::cuda_tool_path("ncu");
   if (ncu.empty()) {
-    test_support::note_skipped("Nsight Compute (ncu) is not installed here");
+    test_support::note_skipped("Nsight Compute (ncu) is not installed here: it comes with the CUDA toolkit, not a Debian package");
     return;
   }
   const char* metrics =

@@ -29,7 +29,7 @@ class Classroom(unittest.TestCase):
         try:
             import yaml
         except ImportError:
-            self.skipTest("PyYAML is not installed (python3-yaml)")
+            self.skipTest("PyYAML is not installed (Debian package python3-yaml)")
         workflow = yaml.safe_load(self.text)
         self.assertEqual(workflow["permissions"], {"checks": "write", "actions": "read", "contents": "read"})
         return workflow["jobs"]["run-autograding-tests"]["steps"]

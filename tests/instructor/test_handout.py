@@ -189,7 +189,7 @@ class HandoutSources(unittest.TestCase):
 
     def test_with_git_only_tracked_files(self):
         if not shutil.which("git"):
-            self.skipTest("git is not installed")
+            self.skipTest("git is not installed (Debian package git)")
         self.git("init", "-q")
         self.git("add", "puzzles", "docs", "README.md")
         self.git("commit", "-qm", "course")
@@ -206,7 +206,7 @@ class HandoutSources(unittest.TestCase):
 
     def test_tracked_submissions_and_grades_are_left_out(self):
         if not shutil.which("git"):
-            self.skipTest("git is not installed")
+            self.skipTest("git is not installed (Debian package git)")
         self.git("init", "-q")
         self.git("add", ".")
         self.git("commit", "-qm", "everything, by mistake")

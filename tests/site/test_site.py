@@ -410,8 +410,8 @@ def main():
     if NEEDS_MKDOCS & {w.split(".")[0] for w in wanted} or not wanted:
         absent = docs_command.missing(docs_command.packages())
         if absent:
-            why = (f"MkDocs is not installed ({' '.join(absent)}): "
-                   f"{docs_command.install_command(absent)}")
+            why = (f"MkDocs is not installed (the docs packages of checker/debian-packages.txt: "
+                   f"{' '.join(absent)}): {docs_command.install_command(absent)}")
             if os.environ.get("CI"):
                 print(f"FAILED: the site must build in CI, but {why}")
                 return 1
