@@ -58,8 +58,9 @@ summary="$(plain test | grep -E '^[0-9]+% tests passed' | tail -1 || true)"
 skips="$(plain test | sed -n '/^Why tests were skipped:/,$p' | tail -n +2 | grep -E '^  ' || true)"
 [ "$test_status" = 0 ] || problems+=("checker/run test exited with $test_status")
 [ -n "$summary" ] || problems+=("checker/run test printed no CTest summary")
-# A reason that asks for an install is a package checker/run test should have installed.
-missing="$(printf '%s\n' "$skips" | grep -iE 'install|apt-get' || true)"
+# A reason that names a Debian package (tests say "(Debian package NAME)") or asks for an install
+# is a package checker/run test should have installed.
+missing="$(printf '%s\n' "$skips" | grep -iE 'Debian package|install|apt-get' || true)"
 [ -z "$missing" ] || problems+=("tests were skipped for a missing package:"$'\n'"$missing")
 
 {
