@@ -36,7 +36,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 77
 fi
 if ! command -v git >/dev/null || ! git -C "$checkout" rev-parse --verify -q HEAD >/dev/null; then
-  echo "SKIPPED: the fresh-machine test copies the checkout's committed files, which needs git and a git checkout"
+  echo "SKIPPED: the fresh-machine test copies a git checkout's committed files (Debian package git)"
   exit 77
 fi
 for tool in mmdebstrap unshare; do
