@@ -10,8 +10,9 @@
 #   checker/run p01    which must install the core packages and print a clean FAIL of the stub (exit 1)
 #   checker/run test   which must install what the suite needs, build, and pass (exit 0), with no
 #                      test skipped for a package it did not install
-# and prints how long each took. The mounts live in a private mount namespace, so they go away
-# with it whatever happens; the root is then deleted (--keep leaves it, and says where).
+# and prints how long each took. Everything inside runs in private mount and PID namespaces: when
+# the test ends, however it ends, every process in it is killed and every mount goes away; the
+# root is then deleted (--keep leaves it, and says where).
 # --log-dir DIR keeps both commands' output and a summary there. CTest label: fresh-machine
 # (on demand: configure with -DPUZZLES_ON_DEMAND_TESTS=ON, run ctest -L fresh-machine).
 # It takes 15 to 30 minutes on 2 cores; most of it is `checker/run test` building everything.
@@ -56,10 +57,21 @@ root="$work/root"
 mkdir -p "$log_dir"
 log_dir="$(cd "$log_dir" && pwd)"
 
+# Processes whose root directory is in the test's folder (none once the namespaces have ended).
+processes_inside() {
+  local p
+  for p in /proc/[0-9]*; do
+    [[ "$(readlink "$p/root" 2>/dev/null)" == "$work"/* ]] && echo "${p#/proc/}"
+  done
+  return 0
+}
+
 cleanup() {
   local status=$?
-  # The mounts were made in a private namespace that has ended; make sure before deleting.
-  if grep -q " $work/" /proc/self/mounts; then
+  # The mounts and processes were in namespaces that have ended; make sure before deleting.
+  if [ -n "$(processes_inside)" ]; then
+    say "processes $(processes_inside | tr '\n' ' ')still run in $work; not deleting it"
+  elif grep " $work/" /proc/self/mounts >/dev/null; then
     say "mounts under $work are still there; not deleting it (umount -R them first)"
   elif [ "$keep" = 1 ]; then
     say "the root is kept at $root"
@@ -83,5 +95,6 @@ mkdir -p "$root/root/course"
 git -C "$checkout" archive --format=tar HEAD | tar -x -C "$root/root/course"
 say "copied the checkout's committed files (commit $commit) to /root/course in the root"
 
-# A private mount namespace: every mount below is gone when it exits, even on a kill -9.
-unshare --mount --propagation private "$here/fresh_debian_inside.sh" "$root" "$log_dir"
+# Private mount and PID namespaces: when their first process (the script) ends, or unshare is
+# killed (--kill-child), the kernel kills every process left in them and drops every mount.
+unshare --mount --propagation private --pid --fork --kill-child "$here/fresh_debian_inside.sh" "$root" "$log_dir"

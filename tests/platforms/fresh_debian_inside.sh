@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The fresh-machine test's second half (tests/platforms/fresh_debian.sh runs it in a private mount
-# namespace): mounts what a booted machine has, runs the README's two commands in the root as a
+# The fresh-machine test's second half (tests/platforms/fresh_debian.sh runs it as the first
+# process of private mount and PID namespaces): mounts what a booted machine has, runs the README's two commands in the root as a
 # new user would, times them, and checks what they did.
 #
 #   fresh_debian_inside.sh ROOT LOG_DIR
@@ -13,7 +13,7 @@ say() { printf 'fresh-debian: %s\n' "$*" >&2; }
 # sandbox) pivots its root and cannot where / is a plain directory. /dev with /dev/pts and
 # /dev/shm: the watch-mode tests run the checker on a pseudo-terminal.
 mount --bind "$root" "$root"
-mount -t proc proc "$root/proc"
+mount -t proc proc "$root/proc"  # this PID namespace's processes only
 mount -t sysfs sysfs "$root/sys"
 mount --rbind /dev "$root/dev"
 
@@ -36,26 +36,30 @@ timed() {
 }
 minutes() { printf '%d min %02d s' $(( $1 / 60 )) $(( $1 % 60 )); }
 plain() { sed 's/\x1b\[[0-9;]*m//g' "$log_dir/$1.log"; }  # without colours, if any
+# Read whole, not through `grep -q`: with pipefail, grep's early exit would fail the pipe.
+has() { [[ "$1" == *"$2"* ]]; }
 
 problems=()
 
 timed p01 "checker/run p01"
 p01_status=$status p01_seconds=$seconds
-p01_result="$(plain p01 | grep -E '^Result: ' | tail -1 || true)"
+p01_text="$(plain p01)"
+p01_result="$(grep -E '^Result: ' <<<"$p01_text" | tail -1 || true)"
 [ "$p01_status" = 1 ] || problems+=("checker/run p01 exited with $p01_status; the stub's FAIL is 1")
 [[ "$p01_result" =~ ^Result:\ 0\ of\ [0-9]+\ cases\ passed\.\ FAIL ]] ||
   problems+=("checker/run p01 printed no 'Result: 0 of N cases passed. FAIL' line (it printed: '${p01_result:-nothing}')")
-plain p01 | grep -q 'Unwritten output' ||
+has "$p01_text" 'Unwritten output' ||
   problems+=("checker/run p01 did not report the stub's unwritten output")
-if plain p01 | grep -qE '^Traceback|Configuring failed|Segmentation fault|core dumped'; then
+if grep -E '^Traceback|Configuring failed|Segmentation fault|core dumped' <<<"$p01_text" >/dev/null; then
   problems+=("checker/run p01 crashed or failed to configure (see p01.log)")
 fi
 
 timed test "checker/run test"
 test_status=$status test_seconds=$seconds
-summary="$(plain test | grep -E '^[0-9]+% tests passed' | tail -1 || true)"
+test_text="$(plain test)"
+summary="$(grep -E '^[0-9]+% tests passed' <<<"$test_text" | tail -1 || true)"
 # checker/run test prints the skipped tests' reasons after CTest's summary, one per line.
-skips="$(plain test | sed -n '/^Why tests were skipped:/,$p' | tail -n +2 | grep -E '^  ' || true)"
+skips="$(sed -n '/^Why tests were skipped:/,$p' <<<"$test_text" | tail -n +2 | grep -E '^  ' || true)"
 [ "$test_status" = 0 ] || problems+=("checker/run test exited with $test_status")
 [ -n "$summary" ] || problems+=("checker/run test printed no CTest summary")
 # A reason that names a Debian package (tests say "(Debian package NAME)") or asks for an install
