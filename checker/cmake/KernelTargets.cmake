@@ -124,6 +124,10 @@ function(add_kernel_library name)
          -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
   endif()
 
+  if(COMMAND editor_database_add_kernel)  # the course's build, not a grading build (EditorDatabase.cmake)
+    editor_database_add_kernel("${SOURCE}" ${cpu_flags})
+  endif()
+
   # The CPU build: the wrapper is preprocessed, its inline PTX rewritten into calls to the
   # engine (checker/engine/tools/ptx_rewrite.cpp; a template the backend cannot run stops
   # the build there, with its file and line), and the result compiled.

@@ -2,7 +2,11 @@
 // finding, in words that name the thread, the buffer and the line.
 #include <doctest/doctest.h>
 
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend_fixture.h"
@@ -20,6 +24,40 @@ using test_support::CorpusEntry;
 
 std::vector<CorpusEntry> corpus() { return test_support::read_corpus(std::string(BROKEN_DIR) + "/"); }
 
+using Place = std::pair<std::string, int>;  // a file's name and a line
+
+std::string base_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+// Every line the explanations name ("at line 21 of p02_missing_barrier.cu (called from line 30)").
+std::set<Place> lines_named(const std::string& output) {
+  static const std::regex mention(
+      R"((?:at|near) line (\d+) of ([\w.]+)( \(called from line \d+(?:, from line \d+)*\))?)");
+  static const std::regex number(R"(line (\d+))");
+  std::set<Place> named;
+  for (std::sregex_iterator m(output.begin(), output.end(), mention), end; m != end; ++m) {
+    std::string file = (*m)[2];
+    if (!file.empty() && file.back() == '.') file.pop_back();  // the sentence's full stop
+    named.insert({file, std::stoi((*m)[1])});
+    std::string calls = (*m)[3];
+    for (std::sregex_iterator n(calls.begin(), calls.end(), number); n != end; ++n)
+      named.insert({file, std::stoi((*n)[1])});
+  }
+  return named;
+}
+
+// The lines that the diagnostic lines mark, as VS Code's $gcc problem matcher reads them (and
+// the notes, which it leaves to the reader).
+std::set<Place> lines_marked(const std::string& output) {
+  static const std::regex diagnostic(R"(^(.*?):(\d+):(\d*):?\s+(?:fatal\s+)?(warning|error|note):\s+(.*)$)");
+  std::set<Place> marked;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, diagnostic)) marked.insert({base_name(m[1]), std::stoi(m[2])});
+  }
+  return marked;
+}
+
 void check_corpus_entry(const CorpusEntry& e) {
   REQUIRE_MESSAGE(!e.says.empty(), e.name << ".cu has no '// Expect:' line");
   if (!PUZZLES_INSTRUMENTED && e.needs_instrumentation) {
@@ -34,6 +72,13 @@ void check_corpus_entry(const CorpusEntry& e) {
   for (const std::string& s : e.says) {
     CAPTURE(s);
     CHECK(r.output.find(s) != std::string::npos);
+  }
+  // Every line a finding names is also on a diagnostic line, for editors and CI.
+  std::set<Place> marked = lines_marked(r.output);
+  for (const Place& place : lines_named(r.output)) {
+    CAPTURE(place.first);
+    CAPTURE(place.second);
+    CHECK(marked.count(place) == 1);
   }
 }
 

@@ -4,6 +4,7 @@ synthetic class takes to grade, at once and in shards merged (and that the table
 
     python3 tests/instructor/measure_grading.py sandbox [--rounds 3] [--students 6]
     python3 tests/instructor/measure_grading.py class --students 20 --puzzles p01,p02,p03,p04,p05 [--shards 4] [--timeout 120]
+    python3 tests/instructor/measure_grading.py class --students 200 --puzzles all --mix --shards 4
 
 Not a test: it prints numbers. It grades with the build of PUZZLES_BUILD_DIR (default build/default).
 """
@@ -24,14 +25,34 @@ from course import grading_sandbox  # noqa: E402  (support puts checker/cli on t
 from course.grading_processes import run as run_process  # noqa: E402
 
 
-def make_class(folder, students, puzzles):
-    """Students alternate between the reference solution and the stub of every puzzle."""
+def make_class(folder, students, puzzles, mix=False):
+    """Without mix, students alternate between the reference solution and the stub of every puzzle.
+    With mix, a class as a grader meets it: for each student and puzzle, in a fixed pseudo-random
+    order, the reference solution (half the cells), the stub (a quarter) or one of the puzzle's
+    broken kernels from tests/broken (the rest; each a real mistake with its finding). Every file
+    ends with a comment naming its student, so that no two submissions are the same bytes and no
+    cache can grade one for another. Returns {kind: count}."""
+    import random
+    from course import broken_kernels
+    corpus, _ = broken_kernels.kernels(ROOT) if mix else ({}, [])
+    chooser = random.Random(2026)
+    counts = {"solution": 0, "stub": 0, "broken": 0}
     for i in range(students):
         student = folder / f"student{i:03d}"
         student.mkdir(parents=True)
         for puzzle in puzzles:
-            source = ROOT / ("solutions" if i % 2 == 0 else "puzzles") / f"{puzzle}.cu"
-            (student / f"{puzzle}.cu").write_bytes(source.read_bytes())
+            broken = sorted(name for name in corpus if name.startswith(puzzle[:4]))
+            draw = chooser.random() if mix else (0.0 if i % 2 == 0 else 0.6)
+            if draw < 0.5:
+                kind, text = "solution", (ROOT / "solutions" / f"{puzzle}.cu").read_text(encoding="utf-8")
+            elif draw < 0.75 or not broken:
+                kind, text = "stub", (ROOT / "puzzles" / f"{puzzle}.cu").read_text(encoding="utf-8")
+            else:
+                kind, text = "broken", corpus[chooser.choice(broken)]
+            counts[kind] += 1
+            suffix = f"\n// student{i:03d}\n" if mix else ""
+            (student / f"{puzzle}.cu").write_text(text + suffix, encoding="utf-8")
+    return counts
 
 
 def grade(class_dir, out, *options):
@@ -80,19 +101,37 @@ def sandbox_cost(args):
     subprocess.run(["rm", "-rf", str(work)])
 
 
+def where(cells):
+    """Where the time went: build and run, per puzzle, summed over the cells (CPU-side wall time
+    of each step, so with --jobs N they add up to about N times the elapsed time)."""
+    per = {}
+    for cell in cells:
+        build, run = cell.get("build_seconds") or 0.0, cell.get("run_seconds") or 0.0
+        total = per.setdefault(cell["puzzle"], [0, 0.0, 0.0])
+        total[0] += 1
+        total[1] += build
+        total[2] += run
+    builds, runs = sum(t[1] for t in per.values()), sum(t[2] for t in per.values())
+    print(f"where it goes: build {builds:.0f} s, run {runs:.0f} s (summed over the cells)")
+    for puzzle, (n, build, run) in sorted(per.items()):
+        print(f"  {puzzle:28s} {n:4d} cells  build {build / n:5.2f} s  run {run / n:5.2f} s per cell")
+
+
 def class_time(args):
     work = Path(tempfile.mkdtemp(prefix="measure-class-"))
     puzzles = [p.strip() for p in args.puzzles.split(",")]
     from course import specs
-    puzzles = [specs.find(p)["id"] for p in puzzles]
-    make_class(work / "class", args.students, puzzles)
+    puzzles = [s["id"] for s in specs.load_all()] if args.puzzles == "all" else [specs.find(p)["id"] for p in puzzles]
+    kinds = make_class(work / "class", args.students, puzzles, mix=args.mix)
     jobs = (["--jobs", str(args.jobs)] if args.jobs else []) + (["--timeout", str(args.timeout)] if args.timeout else [])
     seconds, cells = grade(work / "class", work / "whole", *jobs)
     count = len(cells)
     print(f"machine: {machine()}")
     print(f"class: {args.students} students x {len(puzzles)} puzzles = {count} submissions "
           f"({', '.join(puzzles)}), --jobs {args.jobs or os.cpu_count()}")
+    print("submissions: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items() if n))
     print(f"graded at once: {seconds:.0f} s, {seconds / count:.2f} s per submission")
+    where(cells)
     shard_seconds = []
     for k in range(1, args.shards + 1):
         s, _ = grade(work / "class", work / f"shard{k}", *jobs, "--shard", f"{k}/{args.shards}")
@@ -129,7 +168,9 @@ def main():
     s.add_argument("--launches", type=int, default=20)
     c = sub.add_parser("class")
     c.add_argument("--students", type=int, default=20)
-    c.add_argument("--puzzles", default="p01,p02,p03,p04,p05")
+    c.add_argument("--puzzles", default="p01,p02,p03,p04,p05", help="a comma-separated list, or all")
+    c.add_argument("--mix", action="store_true",
+                   help="solutions, stubs and broken kernels in a fixed random mix, each file distinct")
     c.add_argument("--shards", type=int, default=4)
     c.add_argument("--jobs", type=int, default=0)
     c.add_argument("--timeout", type=int, default=0,

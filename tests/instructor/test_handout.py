@@ -167,6 +167,36 @@ class HandoutRefuses(unittest.TestCase):
         self.assertFalse(inside.exists())
 
 
+class HandoutRepository(unittest.TestCase):
+    """--github names the published repository in the Colab badge and the notebook's COURSE cell."""
+
+    def test_github_fills_in_the_badge_and_the_notebook(self):
+        result = handout.plan(ROOT, False, github="my-school/matmul-puzzles")
+        readme = result.changed["README.md"][0]
+        self.assertIn("https://colab.research.google.com/github/my-school/matmul-puzzles/blob/main/docs/colab.ipynb",
+                      readme)
+        notebook = json.loads(result.changed["docs/colab.ipynb"][0])
+        sources = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+        self.assertIn('COURSE = "https://github.com/my-school/matmul-puzzles"', "\n".join(sources))
+        for text in (readme, result.changed["docs/colab.ipynb"][0]):
+            self.assertNotIn(handout.REPOSITORY_PLACEHOLDER, text)
+
+    def test_without_it_the_placeholder_stays_and_the_command_says_so(self):
+        result = handout.plan(ROOT, False)
+        self.assertNotIn("docs/colab.ipynb", result.changed)
+        self.assertIn(handout.REPOSITORY_PLACEHOLDER, (ROOT / "docs" / "colab.ipynb").read_text(encoding="utf-8"))
+
+    def test_a_name_that_is_not_owner_slash_name_is_refused(self):
+        work = work_dir("handout-repository")
+        try:
+            status, out, err = checker_run("handout", work / "copy", "--github", "https://github.com/x/y")
+            self.assertEqual(status, 2, out + err)
+            self.assertIn("give the repository as OWNER/NAME", err)
+            self.assertFalse((work / "copy").exists())
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 class HandoutSources(unittest.TestCase):
     """Only what git tracks is handed out; without git, a file that is not the course's own stops
     the handout; a class or grades folder never goes, tracked or not."""

@@ -10,11 +10,14 @@ HELP = "write the students' copy of the course: no solutions, no instructors' to
 
 
 def add_arguments(parser):
-    parser.usage = "checker/run handout OUT [--keep-broken]"
+    parser.usage = "checker/run handout OUT [--keep-broken] [--github OWNER/NAME]"
     parser.add_argument("out", metavar="OUT", help="a new or empty folder, outside the course (or under build/)")
     parser.add_argument("--keep-broken", action="store_true",
                         help="keep tests/broken/, each change written out as the kernel it makes (a solution with "
                              "one mistake, so it is left out by default)")
+    parser.add_argument("--github", metavar="OWNER/NAME",
+                        help="the GitHub repository you publish the copy as: the README's Open in Colab badge and "
+                             "the notebook (docs/colab.ipynb) then open and clone it")
 
 
 def user_path(text):
@@ -30,6 +33,8 @@ def fail(message):
 
 
 def run(args):
+    if args.github is not None and not handout.GITHUB_REPOSITORY.fullmatch(args.github):
+        return fail(f"--github {args.github}: give the repository as OWNER/NAME, e.g. --github my-school/matmul-puzzles")
     out = user_path(args.out)
     root = paths.ROOT.resolve()
     resolved = out.resolve()
@@ -43,7 +48,7 @@ def run(args):
     if resolved in root.parents:
         return fail(f"{args.out} holds the course itself: give a new or empty folder.")
     try:
-        plan = handout.plan(root, args.keep_broken)
+        plan = handout.plan(root, args.keep_broken, args.github)
     except handout.HandoutError as error:
         return fail(str(error))
     except (OSError, ValueError) as error:
@@ -62,6 +67,9 @@ def run(args):
         for note in plan.notes:
             print(f"  {note}")
     print(f"Added: {handout.MARKER} (says what this copy is; the tests that need solutions see it and skip).")
+    if not args.github:
+        print(f"The Colab badge and notebook name {handout.REPOSITORY_PLACEHOLDER}: make the handout with "
+              "--github OWNER/NAME, the repository you publish it as, to point them at it.")
     print(f"Students start with: cd {args.out} && checker/run p01")
     return 0
 

@@ -143,7 +143,9 @@ REPORT_NAME = "checker-report.json"  # each run's --json document, in the cell's
 
 def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None):
     """Runs each command line until one does not pass; fills in cell's status and log."""
-    env = {"NO_COLOR": "1"}
+    # GitHub's workflow commands are for a student's own repository: grading in a CI job keeps
+    # the checker's log (the cell's details) free of them.
+    env = {"NO_COLOR": "1", "GITHUB_ACTIONS": "false"}
     for i, (label, args) in enumerate(runs):
         (cell_dir / REPORT_NAME).unlink(missing_ok=True)
         with gpu_lock or contextlib.nullcontext():

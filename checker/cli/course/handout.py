@@ -46,6 +46,13 @@ LEFT_OUT_PATTERNS = [
 # would be the instructor's own).
 JUNK = re.compile(r"(^|/)(__pycache__|\.git|build)/|\.pyc$|^\.device/|^backups/")
 
+# The course's repository, one fact in two files: the README's "Open in Colab" badge and the
+# notebook's COURSE cell, which clones it. The course names a placeholder; the handout of a
+# course published on GitHub names that repository (--github OWNER/NAME).
+REPOSITORY_PLACEHOLDER = "OWNER/REPOSITORY"
+REPOSITORY_FILES = ("README.md", "docs/colab.ipynb")
+GITHUB_REPOSITORY = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,38}/[A-Za-z0-9._-]{1,100}")
+
 # Lines of CMakeLists.txt that name what a handout leaves out.
 CMAKE_LINES_OUT = [re.compile(r"^\s*include\(GradingExport\).*\n?", re.M)]
 HOLDS_SOLUTION = "holds or #includes a reference solution"
@@ -68,8 +75,8 @@ class Plan:
 # Without git, the files a handout may carry: those under the course's own top-level folders
 # and files. Anything else (a class folder, grades, notes) is not guessed at: it is refused.
 COURSE_TOP = {"puzzles", "solutions", "checker", "docs", "tests", "bench", ".ci", ".github", ".gitignore",
-              ".gitattributes", ".clang-format", "CMakeLists.txt", "CMakePresets.json", "README.md", "LICENSE",
-              "mkdocs.yml"}
+              ".gitattributes", ".clang-format", ".clangd", ".vscode", "CMakeLists.txt", "CMakePresets.json",
+              "README.md", "LICENSE", "mkdocs.yml"}
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 PUZZLE_FILE = re.compile(r"^p\d\d_\w+\.cu$")
 COURSE_KERNEL_FOLDERS = ("puzzles/", "solutions/", "tests/", "bench/")
@@ -183,8 +190,9 @@ def without_empty_sections(lines):
     return out
 
 
-def plan(root, keep_broken):
-    """What the handout holds, what it leaves out and what it changes; checked for solutions."""
+def plan(root, keep_broken, github=None):
+    """What the handout holds, what it leaves out and what it changes; checked for solutions.
+    github: the repository (OWNER/NAME) the copy is published as, for the Colab badge and notebook."""
     result = Plan()
     names = course_files(root)
     known = set(names)
@@ -224,6 +232,16 @@ def plan(root, keep_broken):
             change(name, text)
             if name in result.changed:
                 result.notes.append(f"{name}: without its instructors' sections")
+    if github:
+        named = []
+        for name in REPOSITORY_FILES:
+            if name in result.files:
+                text = result.changed[name][0] if name in result.changed else (root / name).read_text(encoding="utf-8")
+                if REPOSITORY_PLACEHOLDER in text:
+                    result.changed[name] = (text.replace(REPOSITORY_PLACEHOLDER, github), root / name)
+                    named.append(name)
+        if named:
+            result.notes.append(f"{' and '.join(named)}: the Colab link and notebook clone github.com/{github}")
     gone_pages = [n[len("docs/"):] for ns in result.left_out.values() for n in ns
                   if n.startswith("docs/") and n.endswith(".md")]
     if "mkdocs.yml" in result.files and gone_pages:

@@ -56,12 +56,11 @@ bool CaseReport::print_single(const Case& c, const CaseInputs& in, const Backend
   if (small(in) && !o.out.empty() && !o.later_order) print_buffers(in, o.out);
   if (o.later_order && !o.launch.findings.empty())
     std::printf("  With the threads in %s order:\n", engine::to_string(o.order));
-  for (const std::string& text : explain_findings(o.launch, spec_, c.dims, st_, o.backend, follow_up))
-    print_paragraph(text);
+  for (const Paragraph& p : finding_paragraphs(o.launch, c.dims, o.backend, follow_up)) print_paragraph(p);
   if (o.stopped()) return false;
   print_values(c, in, o, o.out_of_bounds_blocks());
   if (o.over_budget) print_paragraph(explain_budget(o.launch.stats, o.load_budget, spec_, c.dims, st_));
-  for (const std::string& text : memory_paragraphs(o)) print_paragraph(text);
+  for (const Paragraph& p : memory_paragraphs(o)) print_paragraph(p);
   if (o.order_dependent) print_paragraph(explain_order_dependence(o.first_order, o.order, st_));
   return o.passed();
 }
@@ -79,13 +78,13 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
       print_paragraph(too_large_for_cpu(spec_, c.dims, cpu_sizes_, true));
       return false;
     }
-    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none, CpuValues::only_values);
+    std::vector<Paragraph> found = paragraphs(c, in, *cpu, FollowUp::none, CpuValues::only_values);
     const Finding* cpu_stop = stopping_finding(cpu->launch);
     if (found.empty() && cpu->passed()) {
       print_paragraph(cpu_found_nothing(true));
     } else {
       print_paragraph(cpu_lead_in(cpu_stop && cpu_stop->thread_known));
-      for (const std::string& text : found) print_paragraph(text);
+      for (const Paragraph& p : found) print_paragraph(p);
     }
     return false;
   }
@@ -97,8 +96,8 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
   // paragraph on cases too large for it, or (that said already) after each GPU finding.
   bool too_large_said_now = !cpu && !gpu.passed() && !too_large_said_;
   FollowUp follow_up = cpu || too_large_said_now ? FollowUp::none : FollowUp::other_runs;
-  for (const std::string& text : explain_findings(gpu_findings, spec_, c.dims, st_, engine::BackendKind::gpu, follow_up))
-    print_paragraph(text);
+  for (const Paragraph& p : finding_paragraphs(gpu_findings, c.dims, engine::BackendKind::gpu, follow_up))
+    print_paragraph(p);
   if (cpu && !cpu_saw_bounds && has_out_of_bounds(gpu.launch)) print_paragraph(canary_not_reproduced());
 
   std::vector<engine::Dim3> blocks = cpu ? cpu->out_of_bounds_blocks() : std::vector<engine::Dim3>{};
@@ -106,11 +105,11 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
 
   bool gpu_values_ok = gpu.compared && gpu.comparison.ok();
   if (cpu) {
-    std::vector<std::string> found = paragraphs(c, in, *cpu, FollowUp::none,
-                                                gpu_values_ok ? CpuValues::beside_right_gpu_values : CpuValues::omit);
+    std::vector<Paragraph> found = paragraphs(c, in, *cpu, FollowUp::none,
+                                              gpu_values_ok ? CpuValues::beside_right_gpu_values : CpuValues::omit);
     if (!found.empty()) {
       print_paragraph(cpu_lead_in(false));
-      for (const std::string& text : found) print_paragraph(text);
+      for (const Paragraph& p : found) print_paragraph(p);
     } else if (!gpu.passed() && cpu->passed()) {
       print_paragraph(cpu_found_nothing(false));
     }
@@ -123,32 +122,54 @@ bool CaseReport::print_auto(const Case& c, const CaseInputs& in, const BackendOu
   return gpu.passed();
 }
 
-std::vector<std::string> CaseReport::paragraphs(const Case& c, const CaseInputs& in, const BackendOutcome& o,
-                                                FollowUp follow_up, CpuValues values) const {
-  std::vector<std::string> out;
-  if (o.refused()) return {explain_refused(o.launch.rejected, st_)};
-  out = explain_findings(o.launch, spec_, c.dims, st_, o.backend, follow_up);
+std::vector<CaseReport::Paragraph> CaseReport::paragraphs(const Case& c, const CaseInputs& in,
+                                                          const BackendOutcome& o, FollowUp follow_up,
+                                                          CpuValues values) const {
+  if (o.refused()) return {{explain_refused(o.launch.rejected, st_), {}}};
+  std::vector<Paragraph> out = finding_paragraphs(o.launch, c.dims, o.backend, follow_up);
   if (o.later_order && !out.empty())
-    out.front() = "With the threads in " + std::string(engine::to_string(o.order)) + " order:\n" + out.front();
+    out.front().text = "With the threads in " + std::string(engine::to_string(o.order)) + " order:\n" + out.front().text;
   if (o.compared && !o.comparison.ok()) {
     if (values == CpuValues::only_values) {
-      if (o.comparison.unwritten) out.push_back(explain_unwritten(o.comparison, spec_, st_));
-      if (o.comparison.wrong) out.push_back(explain_wrong(o.comparison, in.reference, o.out, spec_, st_));
+      if (o.comparison.unwritten) out.push_back({explain_unwritten(o.comparison, spec_, st_), {}});
+      if (o.comparison.wrong) out.push_back({explain_wrong(o.comparison, in.reference, o.out, spec_, st_), {}});
     } else if (values == CpuValues::beside_right_gpu_values) {
-      out.push_back(explain_cpu_run_values(o.comparison, in.reference, o.out, spec_, st_, !out.empty()));
+      out.push_back({explain_cpu_run_values(o.comparison, in.reference, o.out, spec_, st_, !out.empty()), {}});
     }
   }
-  if (o.over_budget) out.push_back(explain_budget(o.launch.stats, o.load_budget, spec_, c.dims, st_));
-  for (const std::string& text : memory_paragraphs(o)) out.push_back(text);
-  if (o.order_dependent) out.push_back(explain_order_dependence(o.first_order, o.order, st_));
+  if (o.over_budget) out.push_back({explain_budget(o.launch.stats, o.load_budget, spec_, c.dims, st_), {}});
+  for (Paragraph& p : memory_paragraphs(o)) out.push_back(std::move(p));
+  if (o.order_dependent) out.push_back({explain_order_dependence(o.first_order, o.order, st_), {}});
   return out;
 }
 
-std::vector<std::string> CaseReport::memory_paragraphs(const BackendOutcome& o) const {
-  std::vector<std::string> out;
-  if (o.bank_conflicts) out.push_back(explain_bank_conflicts(*o.bank_conflicts, spec_, st_));
-  if (o.scattered_loads)
-    out.push_back(explain_scattered_loads(*o.scattered_loads, sectors_per_request(*o.scattered_loads), spec_, st_));
+std::vector<CaseReport::Paragraph> CaseReport::finding_paragraphs(const engine::LaunchResult& launch, const Dims& d,
+                                                                  engine::BackendKind backend,
+                                                                  FollowUp follow_up) const {
+  std::vector<Paragraph> out;
+  bool gpu = backend == engine::BackendKind::gpu;
+  for (const FindingParagraph& fp : explain_finding_paragraphs(launch, spec_, d, st_, backend, follow_up)) {
+    Paragraph p{fp.text, {}};
+    for (const Finding* f : fp.shown)
+      if (std::optional<Diagnostic> diagnostic = finding_diagnostic(*f, gpu)) p.diagnostics.push_back(*diagnostic);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<CaseReport::Paragraph> CaseReport::memory_paragraphs(const BackendOutcome& o) const {
+  std::vector<Paragraph> out;
+  if (o.bank_conflicts) {
+    Paragraph p{explain_bank_conflicts(*o.bank_conflicts, spec_, st_), {}};
+    if (auto d = bank_conflicts_diagnostic(*o.bank_conflicts, spec_)) p.diagnostics.push_back(*d);
+    out.push_back(std::move(p));
+  }
+  if (o.scattered_loads) {
+    double per_request = sectors_per_request(*o.scattered_loads);
+    Paragraph p{explain_scattered_loads(*o.scattered_loads, per_request, spec_, st_), {}};
+    if (auto d = scattered_loads_diagnostic(*o.scattered_loads, per_request, spec_)) p.diagnostics.push_back(*d);
+    out.push_back(std::move(p));
+  }
   return out;
 }
 
@@ -196,6 +217,13 @@ void CaseReport::print_paragraph(const std::string& text) const {
     if (ch == '\n') indented += "  ";
   }
   std::printf("%s\n", indented.c_str());
+}
+
+// The diagnostic lines start at the line's start, unstyled: that is where tools look for them.
+void CaseReport::print_paragraph(const Paragraph& p) {
+  print_paragraph(p.text);
+  for (const Diagnostic& d : p.diagnostics)
+    for (const std::string& line : lines_.lines(d)) std::printf("%s\n", line.c_str());
 }
 
 void CaseReport::print_lines(const std::vector<std::string>& lines) const {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "case_runner.h"
+#include "checker/diagnostic.h"
+#include "checker/diagnostic_lines.h"
 #include "checker/explain.h"
 #include "checker/output.h"
 #include "checker/puzzle.h"
@@ -36,11 +38,19 @@ class CaseReport {
   // already shown), as the only values there are (the GPU stopped), or as that run's alone,
   // beside the GPU's right ones.
   enum class CpuValues { omit, only_values, beside_right_gpu_values };
+  // A paragraph, and the diagnostic lines of the findings it explains, printed after it.
+  struct Paragraph {
+    std::string text;
+    std::vector<Diagnostic> diagnostics;
+  };
   // Findings, the values as `values` says, budget, thread order.
-  std::vector<std::string> paragraphs(const Case& c, const CaseInputs& in, const BackendOutcome& o,
-                                      FollowUp follow_up, CpuValues values) const;
-  std::vector<std::string> memory_paragraphs(const BackendOutcome& o) const;
+  std::vector<Paragraph> paragraphs(const Case& c, const CaseInputs& in, const BackendOutcome& o,
+                                    FollowUp follow_up, CpuValues values) const;
+  std::vector<Paragraph> finding_paragraphs(const engine::LaunchResult& launch, const Dims& d,
+                                            engine::BackendKind backend, FollowUp follow_up) const;
+  std::vector<Paragraph> memory_paragraphs(const BackendOutcome& o) const;
   void print_paragraph(const std::string& text) const;
+  void print_paragraph(const Paragraph& p);
   void print_lines(const std::vector<std::string>& lines) const;
   bool small(const CaseInputs& in) const;
 
@@ -52,6 +62,7 @@ class CaseReport {
   bool window_shown_ = false;
   bool map_shown_ = false;
   bool too_large_said_ = false;
+  DiagnosticLines lines_ = DiagnosticLines::from_environment();
 };
 
 }  // namespace checker

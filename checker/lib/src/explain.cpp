@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "explain_words.h"
 
 namespace checker {
 namespace {
@@ -14,40 +15,11 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// "a_tile[3][4]" from the array's dimensions (the engine reads them from the kernel's debug
-// information), else "a_tile (element 52)".
-std::string shared_element(const Finding& f) {
-  long long total = 1;
-  for (long d : f.dims) total *= d > 0 ? d : 1;
-  bool whole = !f.dims.empty() && f.dims[0] > 0;
-  if (whole && f.index >= 0 && f.index < total) {
-    std::string s;
-    long long rest = f.index;
-    for (std::size_t i = f.dims.size(); i-- > 0;) {
-      s = "[" + std::to_string(rest % f.dims[i]) + "]" + s;
-      rest /= f.dims[i];
-    }
-    return f.buffer + s;
-  }
-  return f.buffer + " (element " + std::to_string(f.index) + ")";
-}
-
-std::string at_line(const engine::SourceLocation& at) {
-  std::string w = where_in_source(at);
-  if (w.empty()) return "";
-  return at.approximate ? " " + w : " at " + w;  // "near line 23", "at line 23"
-}
-
-std::string plural(std::uint64_t count, const std::string& one, const std::string& many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
-std::string thread_list(const std::vector<engine::Dim3>& sample, std::uint64_t count) {
-  std::string s;
-  for (std::size_t i = 0; i < sample.size(); ++i) s += (i ? ", " : "") + sample[i].index_str();
-  if (count > sample.size()) s += " and " + std::to_string(count - sample.size()) + " more";
-  return s;
-}
+using words::at_line;
+using words::element;
+using words::plural;
+using words::shared_element;
+using words::thread_list;
 
 // The engine's sentence for a GPU crash or time limit: a fact. The advice that goes with it
 // depends on how the checker was run, so it is worded here.
@@ -57,9 +29,24 @@ std::string gpu_fact(const Finding& f) { return f.detail; }
 // access was encountered (...)".
 std::string gpu_error(const Finding& f) { return gpu_fact(f); }
 
-std::string element(const Finding& f) {
-  std::string s = f.buffer + "[" + std::to_string(f.index) + "]";
-  return s;
+std::string bank_conflicts_fact(const engine::AccessProfile& worst, const Style& st) {
+  std::string where = where_in_source(worst.at);
+  std::string ratio =
+      format_tenths(worst.ideal_wavefronts ? static_cast<double>(worst.wavefronts) / worst.ideal_wavefronts : 0.0);
+  return st.bold("Bank conflicts") + ": the shared-memory " + (worst.write ? "stores" : "loads") +
+         (where.empty() ? "" : " at " + where) + " have " + std::to_string(worst.worst_ways) +
+         "-way bank conflicts: a warp's request takes " + ratio + " times the wavefronts it needs";
+}
+
+std::string bank_conflicts_allowed(const PuzzleSpec& spec) {
+  int allowed = spec.limits.bank_conflict_ways.value_or(1);
+  return allowed <= 1 ? std::string("none") : "up to " + std::to_string(allowed) + "-way";
+}
+
+std::string scattered_loads_fact(const engine::AccessProfile& worst, double sectors_per_request, const Style& st) {
+  std::string where = where_in_source(worst.at);
+  return st.bold("Scattered global loads") + ": the loads" + (where.empty() ? "" : " at " + where) + " touch " +
+         format_tenths(sectors_per_request) + " sectors of 32 bytes per warp request";
 }
 
 // The rows and columns of the buffer a finding names, when it is one of the puzzle's matrices.
@@ -70,17 +57,29 @@ std::pair<long, long> matrix_shape(const std::string& buffer, const PuzzleSpec& 
   return {0, 0};
 }
 
+// Who made an access: the thread, or why the backend cannot name it.
+std::string who_did(const Finding& f, bool gpu) {
+  return f.thread_known ? f.where.str()
+         : gpu          ? "a thread (the GPU cannot say which)"
+                        : "a thread (this build's kernels are not instrumented, so it cannot say which)";
+}
+
+// Each kind's fact sentence (without its full stop) starts its explanation and is, in one line,
+// its diagnostic line's summary; `first` pieces of a kind add the why and the fix to it.
+std::string out_of_bounds_clause(const Finding& f, bool gpu) {
+  return who_did(f, gpu) + (f.is_write ? " wrote " : " read ") + element(f) + at_line(f.at);
+}
+
+std::string out_of_bounds_fact(const Finding& f, const Style& st, bool gpu) {
+  return st.bold(finding_title(f)) + ": " + out_of_bounds_clause(f, gpu) + ", but " + f.buffer + " has " +
+         std::to_string(f.buffer_elements) + " elements (" + f.buffer + "[0] to " + f.buffer + "[" +
+         std::to_string(f.buffer_elements - 1) + "])";
+}
+
 std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& d, const Style& st, bool first,
                           bool gpu, FollowUp follow_up) {
-  std::string what = f.is_write ? "wrote" : "read";
-  std::string who = f.thread_known ? f.where.str()
-                    : gpu          ? "a thread (the GPU cannot say which)"
-                                   : "a thread (this build's kernels are not instrumented, so it cannot say which)";
-  std::string s = who + " " + what + " " + element(f) + at_line(f.at);
-  if (!first) return s;
-  s = st.bold(f.is_write ? "Out-of-bounds write" : "Out-of-bounds read") + ": " + s + ", but " + f.buffer +
-      " has " + std::to_string(f.buffer_elements) + " elements (" + f.buffer + "[0] to " + f.buffer + "[" +
-      std::to_string(f.buffer_elements - 1) + "])";
+  if (!first) return out_of_bounds_clause(f, gpu);
+  std::string s = out_of_bounds_fact(f, st, gpu);
   auto [rows, cols] = matrix_shape(f.buffer, spec, d);
   if (rows > 0 && f.buffer_elements == static_cast<long long>(rows) * cols)
     s += "; as a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix, index " + std::to_string(f.index) +
@@ -93,51 +92,63 @@ std::string out_of_bounds(const Finding& f, const PuzzleSpec& spec, const Dims& 
   return s;
 }
 
-std::string shared_out_of_bounds(const Finding& f, const Style& st, bool first) {
+std::string shared_out_of_bounds_clause(const Finding& f) {
   std::string memory = f.buffer.empty() || f.buffer == "extern __shared__ memory"
                            ? "the extern __shared__ memory"
                            : f.buffer + ", the extern __shared__ memory,";
-  std::string s = f.where.str() + (f.is_write ? " wrote" : " read") + " element " + std::to_string(f.index) + " of " +
-                  memory + at_line(f.at);
-  if (!first) return s;
-  return st.bold("Out-of-bounds shared memory") + ": " + s + ", but the launch gave the block only " +
-         std::to_string(f.buffer_elements) + " elements of it.\nFix: size the launch's dynamic shared memory "
+  return f.where.str() + (f.is_write ? " wrote" : " read") + " element " + std::to_string(f.index) + " of " + memory +
+         at_line(f.at);
+}
+
+std::string shared_out_of_bounds_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + ": " + shared_out_of_bounds_clause(f) + ", but the launch gave the block only " +
+         std::to_string(f.buffer_elements) + " elements of it";
+}
+
+std::string shared_out_of_bounds(const Finding& f, const Style& st, bool first) {
+  if (!first) return shared_out_of_bounds_clause(f);
+  return shared_out_of_bounds_fact(f, st) + ".\nFix: size the launch's dynamic shared memory "
          "for every element the block uses, or guard the index.";
 }
 
-std::string race(const Finding& f, const Style& st,
-                 bool first) {
-  std::string elem = shared_element(f);
+std::string race_clause(const Finding& f) {
   auto access = [](bool write, const engine::Dim3& thread, const engine::SourceLocation& at) {
     return std::string(write ? "written" : "read") + " by thread " + thread.index_str() + at_line(at);
   };
-  std::string s = "in block " + f.where.block.index_str() + ", " + elem + " was " +
-                  access(f.other_is_write, f.other.thread, f.other_at) + " and " +
-                  access(f.is_write, f.where.thread, f.at) + ", with no __syncthreads() between the two";
-  if (!first) return s;
+  return "in block " + f.where.block.index_str() + ", " + shared_element(f) + " was " +
+         access(f.other_is_write, f.other.thread, f.other_at) + " and " + access(f.is_write, f.where.thread, f.at) +
+         ", with no __syncthreads() between the two";
+}
+
+std::string race(const Finding& f, const Style& st, bool first) {
+  if (!first) return race_clause(f);
   std::string why = f.is_write && f.other_is_write
                         ? "Which value stays depends on which thread runs last. Give each element one writer, "
                           "or separate the writes with __syncthreads()."
                         : "What the reader gets depends on which thread runs first. A block needs a "
                           "__syncthreads() between writing shared memory and reading what other threads wrote, "
                           "and, in a loop, another between the last read and the next overwrite.";
-  return st.bold("Shared-memory race") + ": " + s + ".\n" + why;
+  return st.bold(finding_title(f)) + ": " + race_clause(f) + ".\n" + why;
 }
 
-std::string divergence(const Finding& f, const Style& st) {
-  std::string s = st.bold("Barrier divergence") + " in block " + f.where.block.index_str() + ": ";
-  bool any_returned = false;
+std::string divergence_fact(const Finding& f, const Style& st) {
+  std::string s = st.bold(finding_title(f)) + " in block " + f.where.block.index_str() + ": ";
   for (std::size_t g = 0; g < f.groups.size(); ++g) {
     const engine::ThreadGroup& group = f.groups[g];
     s += g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ");
     s += plural(group.count, "thread", "threads") + " (" + thread_list(group.sample, group.count) + ") ";
-    if (group.returned) {
+    if (group.returned)
       s += group.count == 1 ? "has returned" : "have returned";
-      any_returned = true;
-    } else {
+    else
       s += (group.count == 1 ? "waits" : "wait") + std::string(" at __syncthreads()") + at_line(group.barrier);
-    }
   }
+  return s;
+}
+
+std::string divergence(const Finding& f, const Style& st) {
+  bool any_returned = false;
+  for (const engine::ThreadGroup& group : f.groups) any_returned |= group.returned;
+  std::string s = divergence_fact(f, st);
   s += ". The waiting threads would wait forever: every thread of a block must reach the same __syncthreads().";
   s += any_returned ? "\nFix: do not return early, and do not put __syncthreads() inside an if that only "
                       "some threads enter; guard the loads and the store instead, and let every thread "
@@ -147,40 +158,53 @@ std::string divergence(const Finding& f, const Style& st) {
   return s + "\nThe block was stopped.";
 }
 
-std::string fault(const Finding& f, const Style& st, bool gpu, FollowUp follow_up) {
-  if (gpu) {
-    std::string s = st.bold("Crash") + ": the kernel crashed on the GPU: " + gpu_error(f) + ".";
-    if (follow_up == FollowUp::other_runs) s += " Run with --sanitize (compute-sanitizer) or --backend=cpu to find the thread.";
-    return s + "\nThe kernel was stopped.";
-  }
+std::string fault_fact(const Finding& f, const Style& st, bool gpu) {
+  if (gpu) return st.bold(finding_title(f)) + ": the kernel crashed on the GPU: " + gpu_error(f);
   std::string who = f.thread_known ? " in " + f.where.str() : "";
-  return st.bold("Crash") + who + at_line(f.at) + ": " + f.detail + ".\nThe kernel was stopped.";
+  return st.bold(finding_title(f)) + who + at_line(f.at) + ": " + f.detail;
+}
+
+std::string fault(const Finding& f, const Style& st, bool gpu, FollowUp follow_up) {
+  std::string s = fault_fact(f, st, gpu) + ".";
+  if (gpu && follow_up == FollowUp::other_runs)
+    s += " Run with --sanitize (compute-sanitizer) or --backend=cpu to find the thread.";
+  return s + "\nThe kernel was stopped.";
 }
 
 const char* kEndlessLoop =
     "An endless loop? Check that every loop's condition eventually fails, and that no thread waits for "
     "something that never happens.";
 
+std::string timeout_clause(const Finding& f) {
+  return f.thread_known ? f.where.str() + " was " + f.detail : gpu_fact(f);
+}
+
 std::string timeout(const Finding& f, const Style& st, bool first, bool gpu, FollowUp follow_up) {
-  std::string s = f.thread_known ? f.where.str() + " was " + f.detail : gpu_fact(f);
-  if (!first) return s;
-  s = st.bold("Time limit") + ": " + s + " (change the limit with --timeout). " + kEndlessLoop;
+  if (!first) return timeout_clause(f);
+  std::string s = st.bold(finding_title(f)) + ": " + timeout_clause(f) + " (change the limit with --timeout). " +
+                  kEndlessLoop;
   if (gpu && follow_up == FollowUp::other_runs)
     s += "\nA GPU kernel cannot be stopped from outside, so the checker stops here. --backend=cpu names a thread "
          "that was still running.";
   return s;
 }
 
-std::string misaligned(const Finding& f, const Style& st,
-                       bool first) {
+std::string misaligned_clause(const Finding& f) {
   std::string place = f.is_shared ? shared_element(f) : element(f);
-  std::string s = f.where.str() + (f.is_write ? " wrote " : " read ") + std::to_string(f.access_size) +
-                  " bytes at once at " + place + at_line(f.at);
-  if (!first) return s;
-  return st.bold("Misaligned access") + ": " + s + ", but an access of " + std::to_string(f.access_size) +
-         " bytes needs an address that is a multiple of " + std::to_string(f.access_size) +
-         ". On the GPU this stops the kernel (misaligned address).\nFix: start each vector access (float4, "
-         "float2) at an element index that is a multiple of its width.";
+  return f.where.str() + (f.is_write ? " wrote " : " read ") + std::to_string(f.access_size) + " bytes at once at " +
+         place + at_line(f.at);
+}
+
+std::string misaligned_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + ": " + misaligned_clause(f) + ", but an access of " +
+         std::to_string(f.access_size) + " bytes needs an address that is a multiple of " +
+         std::to_string(f.access_size);
+}
+
+std::string misaligned(const Finding& f, const Style& st, bool first) {
+  if (!first) return misaligned_clause(f);
+  return misaligned_fact(f, st) + ". On the GPU this stops the kernel (misaligned address).\nFix: start each vector "
+         "access (float4, float2) at an element index that is a multiple of its width.";
 }
 
 std::string groups_words(const std::vector<engine::ThreadGroup>& groups, const char* who_one, const char* who_many) {
@@ -201,10 +225,14 @@ std::string groups_words(const std::vector<engine::ThreadGroup>& groups, const c
   return s;
 }
 
+std::string warp_divergence_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + " in " + f.where.str() + "'s warp " + std::to_string(f.warp) + ": " +
+         (f.groups.empty() ? "its lanes did not all reach " + f.op : groups_words(f.groups, "thread", "threads"));
+}
+
 std::string warp_divergence(const Finding& f, const Style& st) {
-  std::string s = st.bold("Warp divergence") + " in " + f.where.str() + "'s warp " + std::to_string(f.warp) + ": ";
-  s += f.groups.empty() ? "its lanes did not all reach " + f.op : groups_words(f.groups, "thread", "threads");
-  return s + ". Every lane named in the mask must reach the same " + (f.op.empty() ? "warp function" : f.op) +
+  return warp_divergence_fact(f, st) + ". Every lane named in the mask must reach the same " +
+         (f.op.empty() ? "warp function" : f.op) +
          ", or the waiting lanes wait forever.\nFix: call it outside any if that only some lanes enter, or "
          "pass a mask of exactly the lanes that call it.\nThe block was stopped.";
 }
@@ -233,36 +261,35 @@ std::string misuse_rule(const Finding& f) {
   return f.detail;
 }
 
-std::string warp_misuse(const Finding& f, const Style& st) {
-  return st.bold("Wrong use of " + (f.op.empty() ? std::string("a warp function") : f.op)) + ": " + f.where.str() +
-         at_line(f.at) + ": " + misuse_rule(f) + ".\nThe kernel was stopped.";
+std::string warp_misuse_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + ": " + f.where.str() + at_line(f.at) + ": " + misuse_rule(f);
 }
 
-std::string async_copy(const Finding& f, const Style& st,
-                       bool first) {
-  std::string s;
-  if (f.op == "source written") {
-    s = f.where.str() + " wrote " + element(f) + at_line(f.at) +
-        " while an asynchronous copy was still reading it";
-  } else {
-    s = f.where.str() + (f.is_write ? " wrote " : " read ") + shared_element(f) +
-        at_line(f.at) + " before the asynchronous copy into it, issued by thread " + f.other.thread.index_str() +
-        at_line(f.other_at) + ", had been waited for";
-  }
-  if (!first) return s;
-  // A read of what a copy is still writing is a race with the copy: said in the same words.
-  std::string title = f.op == "source written" ? "Asynchronous copy's source overwritten"
-                                               : "Shared-memory race with an asynchronous copy";
-  return st.bold(title) + ": " + s +
+std::string warp_misuse(const Finding& f, const Style& st) { return warp_misuse_fact(f, st) + ".\nThe kernel was stopped."; }
+
+std::string async_copy_clause(const Finding& f) {
+  if (f.op == "source written")
+    return f.where.str() + " wrote " + element(f) + at_line(f.at) + " while an asynchronous copy was still reading it";
+  return f.where.str() + (f.is_write ? " wrote " : " read ") + shared_element(f) + at_line(f.at) +
+         " before the asynchronous copy into it, issued by thread " + f.other.thread.index_str() + at_line(f.other_at) +
+         ", had been waited for";
+}
+
+std::string async_copy(const Finding& f, const Style& st, bool first) {
+  if (!first) return async_copy_clause(f);
+  return st.bold(finding_title(f)) + ": " + async_copy_clause(f) +
          ".\nFix: wait for the copy (__pipeline_wait_prior, or cp.async.wait_group) and then __syncthreads() "
          "before any thread uses what it copies.";
 }
 
+std::string unwritten_shared_clause(const Finding& f) {
+  return f.where.str() + " read " + shared_element(f) + at_line(f.at) +
+         ", but no thread of the block had written it since the block started";
+}
+
 std::string unwritten_shared(const Finding& f, const Style& st, bool first) {
-  std::string s = f.where.str() + " read " + shared_element(f) + at_line(f.at) +
-                  ", but no thread of the block had written it since the block started";
-  if (!first) return s;
-  return st.bold("Read of unwritten shared memory") + ": " + s +
+  if (!first) return unwritten_shared_clause(f);
+  return st.bold(finding_title(f)) + ": " + unwritten_shared_clause(f) +
          ". On a GPU it holds whatever an earlier block left there (here it reads as NaN).\nFix: have the block "
          "write every element it reads, with 0 for elements outside the matrices, before the __syncthreads() "
          "that comes before the reads.";
@@ -303,13 +330,18 @@ std::string deadlock_group(const engine::ThreadGroup& g) {
   return s;
 }
 
+std::string deadlock_fact(const Finding& f, const Style& st) {
+  std::string s = st.bold(finding_title(f)) + " in block " + f.where.block.index_str() + ": ";
+  for (std::size_t g = 0; g < f.groups.size(); ++g)
+    s += (g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ")) + deadlock_group(f.groups[g]);
+  return s;
+}
+
 std::string deadlock(const Finding& f, const Style& st) {
-  std::string s = st.bold("Deadlock") + " in block " + f.where.block.index_str() + ": ";
+  std::string s = deadlock_fact(f, st);
   bool bytes = false, arrivals = false, warpgroup = false, cluster = false;
   for (std::size_t g = 0; g < f.groups.size(); ++g) {
     cluster |= f.groups[g].waits_for.rfind("barrier.cluster", 0) == 0;
-    s += g == 0 ? "" : (g + 1 == f.groups.size() ? ", while " : ", ");
-    s += deadlock_group(f.groups[g]);
     const auto& w = f.groups[g].wait;
     bytes |= w.bytes_expected != w.bytes_delivered;
     arrivals |= w.pending_arrivals > 0;
@@ -337,53 +369,60 @@ std::string deadlock(const Finding& f, const Style& st) {
   return s + "\nThe block was stopped.";
 }
 
-std::string async_proxy(const Finding& f, const Style& st, bool first) {
+std::string async_proxy_clause(const Finding& f) {
   using Use = Finding::AsyncUse;
   std::string elem = shared_element(f);
   std::string other = "thread " + f.other.thread.index_str() + at_line(f.other_at);
-  std::string s;
   switch (f.async_use) {
     case Use::tma_write_pending:
-      s = f.where.str() + (f.is_write ? " wrote " : " read ") + elem + at_line(f.at) +
-          " before the mbarrier phase that brings the tensor copy into it (issued by " + other + ") had completed for it";
-      if (!first) return s;
-      return st.bold("Shared-memory race with a tensor copy") + ": " + s +
-             ".\nFix: wait on the copy's mbarrier (mbarrier.try_wait.parity with the stage's phase) before using the "
-             "stage, in every thread that uses it.";
+      return f.where.str() + (f.is_write ? " wrote " : " read ") + elem + at_line(f.at) +
+             " before the mbarrier phase that brings the tensor copy into it (issued by " + other +
+             ") had completed for it";
     case Use::wgmma_reading:
-      s = f.where.str() + at_line(f.at) + (f.is_write ? " overwrote " : " read ") + elem +
-          " while a wgmma of the warpgroup of " + other + " was still reading it";
-      if (!first) return s;
-      return st.bold("Shared memory overwritten under a wgmma") + ": " + s +
-             ".\nFix: a wgmma reads its operands until a wgmma.wait_group covers its group: wait (wait_group 0, or "
-             "the depth you keep in flight) before releasing the stage to be refilled.";
+      return f.where.str() + at_line(f.at) + (f.is_write ? " overwrote " : " read ") + elem +
+             " while a wgmma of the warpgroup of " + other + " was still reading it";
     case Use::bulk_store_reading:
-      s = f.where.str() + " wrote " + elem + at_line(f.at) + " while the tensor store issued by " + other +
-          " was still reading it";
-      if (!first) return s;
-      return st.bold("Shared memory overwritten under a tensor store") + ": " + s +
-             ".\nFix: cp.async.bulk.wait_group.read before writing the buffer again.";
+      return f.where.str() + " wrote " + elem + at_line(f.at) + " while the tensor store issued by " + other +
+             " was still reading it";
     case Use::swizzle_mismatch: {
       auto words = [](unsigned b) { return b ? std::to_string(b) + "-byte swizzle" : std::string("no swizzle"); };
-      s = "the wgmma of " + f.where.str() + at_line(f.at) + " reads " + elem + " with a descriptor of " +
-          words(f.swizzle_read) + ", but the tensor copy issued by " + other + " wrote it with " +
-          words(f.swizzle_written);
-      if (!first) return s;
-      return st.bold("Descriptor and tensor map disagree") + ": " + s +
-             ".\nFix: the descriptor's layout (bits 62-63: 1 for 128-byte, 2 for 64-byte, 3 for 32-byte swizzles) must be "
-             "the swizzle of the tensor map that filled the tile.\nThe kernel was stopped.";
+      return "the wgmma of " + f.where.str() + at_line(f.at) + " reads " + elem + " with a descriptor of " +
+             words(f.swizzle_read) + ", but the tensor copy issued by " + other + " wrote it with " +
+             words(f.swizzle_written);
     }
+    case Use::none: break;
+  }
+  return "";
+}
+
+std::string async_proxy(const Finding& f, const Style& st, bool first) {
+  using Use = Finding::AsyncUse;
+  std::string s = async_proxy_clause(f);
+  if (!first || f.async_use == Use::none) return s;
+  s = st.bold(finding_title(f)) + ": " + s;
+  switch (f.async_use) {
+    case Use::tma_write_pending:
+      return s + ".\nFix: wait on the copy's mbarrier (mbarrier.try_wait.parity with the stage's phase) before using "
+                 "the stage, in every thread that uses it.";
+    case Use::wgmma_reading:
+      return s + ".\nFix: a wgmma reads its operands until a wgmma.wait_group covers its group: wait (wait_group 0, "
+                 "or the depth you keep in flight) before releasing the stage to be refilled.";
+    case Use::bulk_store_reading: return s + ".\nFix: cp.async.bulk.wait_group.read before writing the buffer again.";
+    case Use::swizzle_mismatch:
+      return s + ".\nFix: the descriptor's layout (bits 62-63: 1 for 128-byte, 2 for 64-byte, 3 for 32-byte swizzles) "
+                 "must be the swizzle of the tensor map that filled the tile.\nThe kernel was stopped.";
     case Use::none: break;
   }
   return s;
 }
 
-std::string inline_ptx(const Finding& f, const Style& st) {
-  return st.bold("Inline PTX error") + ": " + f.where.str() + at_line(f.at) + ": " + f.detail +
-         ".\nThe kernel was stopped.";
+std::string inline_ptx_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + ": " + f.where.str() + at_line(f.at) + ": " + f.detail;
 }
 
-std::string cluster_order(const Finding& f, const Style& st) {
+std::string inline_ptx(const Finding& f, const Style& st) { return inline_ptx_fact(f, st) + ".\nThe kernel was stopped."; }
+
+std::string cluster_order_fact(const Finding& f, const Style& st) {
   using U = Finding::ClusterUse;
   const std::string rank = "block rank " + std::to_string(f.other_rank) + " of its cluster";
   std::string s = f.where.str() + at_line(f.at) + " ";
@@ -403,8 +442,12 @@ std::string cluster_order(const Finding& f, const Style& st) {
     case U::cta_exited: s += " after that block had exited: its shared memory is gone"; break;
     case U::none: break;
   }
-  s = st.bold("Cluster synchronization missing") + ": " + s + ".";
-  if (f.cluster_use == U::cta_exited)
+  return st.bold(finding_title(f)) + ": " + s;
+}
+
+std::string cluster_order(const Finding& f, const Style& st) {
+  std::string s = cluster_order_fact(f, st) + ".";
+  if (f.cluster_use == Finding::ClusterUse::cta_exited)
     return s + "\nFix: end the kernel with barrier.cluster.arrive and barrier.cluster.wait in every block, so that "
                "no block exits while another can still use its shared memory.";
   return s + "\nFix: set up what other blocks use (mbarrier.init, then fence.mbarrier_init.release.cluster), then "
@@ -412,10 +455,11 @@ std::string cluster_order(const Finding& f, const Style& st) {
              "shared memory.";
 }
 
-std::string assertion(const Finding& f, const Style& st) {
-  return st.bold("Assertion failed") + " in " + f.where.str() + at_line(f.at) + ": " + f.detail +
-         ".\nThe kernel was stopped.";
+std::string assertion_fact(const Finding& f, const Style& st) {
+  return st.bold(finding_title(f)) + " in " + f.where.str() + at_line(f.at) + ": " + f.detail;
 }
+
+std::string assertion(const Finding& f, const Style& st) { return assertion_fact(f, st) + ".\nThe kernel was stopped."; }
 
 }  // namespace
 
@@ -439,17 +483,18 @@ std::string where_in_source(const engine::SourceLocation& at) {
   return w;
 }
 
-std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
-                                          const Style& st,
-                                          engine::BackendKind backend, FollowUp follow_up) {
+std::vector<FindingParagraph> explain_finding_paragraphs(const engine::LaunchResult& result, const PuzzleSpec& spec,
+                                                        const Dims& d, const Style& st, engine::BackendKind backend,
+                                                        FollowUp follow_up) {
   const bool gpu = backend == engine::BackendKind::gpu;
-  std::vector<std::string> out;
+  std::vector<FindingParagraph> out;
   for (FindingKind kind : finding_order()) {
     std::vector<const Finding*> of_kind;
     for (const Finding& f : result.findings)
       if (f.kind == kind) of_kind.push_back(&f);
     if (of_kind.empty()) continue;
     std::string text;
+    std::vector<const Finding*> shown;
     for (std::size_t i = 0; i < of_kind.size(); ++i) {
       const Finding& f = *of_kind[i];
       bool first = i == 0;
@@ -473,6 +518,7 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
         case FindingKind::cluster_order: piece = first ? cluster_order(f, st) : ""; break;
       }
       if (piece.empty()) continue;
+      shown.push_back(&f);
       text += first ? piece : "\nAlso: " + piece + ".";
     }
     std::uint64_t total = result.total(kind);
@@ -483,9 +529,17 @@ std::vector<std::string> explain_findings(const engine::LaunchResult& result, co
     if (total > of_kind.size() && !one_stops_all)
       text += "\n(" + std::to_string(total) + " such findings in all; the first " +
               std::to_string(of_kind.size()) + " are shown.)";
-    out.push_back(text);
+    out.push_back({text, shown});
   }
   return out;
+}
+
+std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
+                                          const Style& st, engine::BackendKind backend, FollowUp follow_up) {
+  std::vector<std::string> texts;
+  for (FindingParagraph& p : explain_finding_paragraphs(result, spec, d, st, backend, follow_up))
+    texts.push_back(std::move(p.text));
+  return texts;
 }
 
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& st) {
@@ -543,14 +597,7 @@ std::string explain_budget(const engine::LaunchStats& stats, std::uint64_t budge
 }
 
 std::string explain_bank_conflicts(const engine::AccessProfile& worst, const PuzzleSpec& spec, const Style& st) {
-  int allowed = spec.limits.bank_conflict_ways.value_or(1);
-  std::string where = where_in_source(worst.at);
-  std::string ratio =
-      format_tenths(worst.ideal_wavefronts ? static_cast<double>(worst.wavefronts) / worst.ideal_wavefronts : 0.0);
-  return st.bold("Bank conflicts") + ": the shared-memory " + (worst.write ? "stores" : "loads") +
-         (where.empty() ? "" : " at " + where) + " have " + std::to_string(worst.worst_ways) +
-         "-way bank conflicts: a warp's request takes " + ratio + " times the wavefronts it needs. Allowed: " +
-         (allowed <= 1 ? std::string("none") : "up to " + std::to_string(allowed) + "-way") + " (" +
+  return bank_conflicts_fact(worst, st) + ". Allowed: " + bank_conflicts_allowed(spec) + " (" +
          spec.limits.bank_conflict_why + ").\nThe values are right; the layout makes the threads of a warp wait "
          "for each other. Lay the tile out so that the 32 threads of a warp touch 32 different banks (a bank is "
          "a 4-byte word's index modulo 32).";
@@ -558,13 +605,9 @@ std::string explain_bank_conflicts(const engine::AccessProfile& worst, const Puz
 
 std::string explain_scattered_loads(const engine::AccessProfile& worst, double sectors_per_request,
                                     const PuzzleSpec& spec, const Style& st) {
-  std::string where = where_in_source(worst.at);
-  std::string measured = format_tenths(sectors_per_request);
-  std::string allowed = format_tenths(spec.limits.sectors_per_request.value_or(0));
-  return st.bold("Scattered global loads") + ": the loads" + (where.empty() ? "" : " at " + where) + " touch " +
-         measured + " sectors of 32 bytes per warp request. Allowed: " + allowed + " (" +
-         spec.limits.sectors_why + ").\nThe values are right; make neighbouring threads read neighbouring "
-         "addresses.";
+  return scattered_loads_fact(worst, sectors_per_request, st) + ". Allowed: " +
+         format_tenths(spec.limits.sectors_per_request.value_or(0)) + " (" + spec.limits.sectors_why +
+         ").\nThe values are right; make neighbouring threads read neighbouring addresses.";
 }
 
 std::string explain_order_dependence(engine::ThreadOrder first, engine::ThreadOrder other, const Style& st) {
@@ -689,6 +732,85 @@ std::string explain_refused(const engine::LaunchRejection& rejection, const Styl
 std::string explain_uniform_map(char mark, const std::string& output_name) {
   std::string what = mark == '?' ? "elements never written" : mark == 'X' ? "wrong values" : "no mistake";
   return "Every tile of " + output_name + " (one per block) has " + what + ".";
+}
+
+std::string finding_title(const Finding& f) {
+  using Use = Finding::AsyncUse;
+  switch (f.kind) {
+    case FindingKind::out_of_bounds: return f.is_write ? "Out-of-bounds write" : "Out-of-bounds read";
+    case FindingKind::shared_out_of_bounds: return "Out-of-bounds shared memory";
+    case FindingKind::shared_race: return "Shared-memory race";
+    case FindingKind::barrier_divergence: return "Barrier divergence";
+    case FindingKind::fault: return "Crash";
+    case FindingKind::timeout: return "Time limit";
+    case FindingKind::misaligned: return "Misaligned access";
+    case FindingKind::warp_divergence: return "Warp divergence";
+    case FindingKind::warp_misuse: return "Wrong use of " + (f.op.empty() ? std::string("a warp function") : f.op);
+    case FindingKind::async_copy:
+      // A read of what a copy is still writing is a race with the copy: said in the same words.
+      return f.op == "source written" ? "Asynchronous copy's source overwritten"
+                                      : "Shared-memory race with an asynchronous copy";
+    case FindingKind::assertion: return "Assertion failed";
+    case FindingKind::uninitialized_shared: return "Read of unwritten shared memory";
+    case FindingKind::inline_ptx: return "Inline PTX error";
+    case FindingKind::deadlock: return "Deadlock";
+    case FindingKind::async_proxy:
+      switch (f.async_use) {
+        case Use::tma_write_pending: return "Shared-memory race with a tensor copy";
+        case Use::wgmma_reading: return "Shared memory overwritten under a wgmma";
+        case Use::bulk_store_reading: return "Shared memory overwritten under a tensor store";
+        case Use::swizzle_mismatch: return "Descriptor and tensor map disagree";
+        case Use::none: break;
+      }
+      return "Shared memory used against the asynchronous units";
+    case FindingKind::cluster_order: return "Cluster synchronization missing";
+  }
+  return "";  // a kind without words yet: diagnostic.cpp says what the facts alone say
+}
+
+namespace {
+
+// A kind's first sentence, without its full stop: what explain_findings starts with.
+std::string finding_fact(const Finding& f, const Style& st, bool gpu) {
+  switch (f.kind) {
+    case FindingKind::out_of_bounds: return out_of_bounds_fact(f, st, gpu);
+    case FindingKind::shared_out_of_bounds: return shared_out_of_bounds_fact(f, st);
+    case FindingKind::shared_race: return st.bold(finding_title(f)) + ": " + race_clause(f);
+    case FindingKind::barrier_divergence: return divergence_fact(f, st);
+    case FindingKind::fault: return fault_fact(f, st, gpu);
+    case FindingKind::timeout: return st.bold(finding_title(f)) + ": " + timeout_clause(f);
+    case FindingKind::misaligned: return misaligned_fact(f, st);
+    case FindingKind::warp_divergence: return warp_divergence_fact(f, st);
+    case FindingKind::warp_misuse: return warp_misuse_fact(f, st);
+    case FindingKind::async_copy: return st.bold(finding_title(f)) + ": " + async_copy_clause(f);
+    case FindingKind::assertion: return assertion_fact(f, st);
+    case FindingKind::uninitialized_shared: return st.bold(finding_title(f)) + ": " + unwritten_shared_clause(f);
+    case FindingKind::inline_ptx: return inline_ptx_fact(f, st);
+    case FindingKind::deadlock: return deadlock_fact(f, st);
+    case FindingKind::async_proxy: return st.bold(finding_title(f)) + ": " + async_proxy_clause(f);
+    case FindingKind::cluster_order: return cluster_order_fact(f, st);
+  }
+  return "";
+}
+
+// gcc's messages start in lower case ("error: use of undeclared identifier").
+std::string lower_first(std::string s) {
+  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  return s;
+}
+
+}  // namespace
+
+std::string finding_summary(const Finding& f, bool gpu) { return lower_first(finding_fact(f, Style(false), gpu)); }
+
+std::string bank_conflicts_summary(const engine::AccessProfile& worst, const PuzzleSpec& spec) {
+  return lower_first(bank_conflicts_fact(worst, Style(false))) + " (allowed: " + bank_conflicts_allowed(spec) + ")";
+}
+
+std::string scattered_loads_summary(const engine::AccessProfile& worst, double sectors_per_request,
+                                    const PuzzleSpec& spec) {
+  return lower_first(scattered_loads_fact(worst, sectors_per_request, Style(false))) + " (allowed: " +
+         format_tenths(spec.limits.sectors_per_request.value_or(0)) + ")";
 }
 
 std::string explain_gpu_stop(const Finding& f, const Style& st) {

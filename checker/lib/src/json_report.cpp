@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "checker/diagnostic.h"
 #include "checker/explain.h"
 #include "edge_notes.h"
 #include "async_profile_report.h"
@@ -190,7 +191,7 @@ json run_json(const BackendOutcome& o, const CaseInputs& in) {
   json findings = json::array();
   for (engine::FindingKind kind : finding_order())
     for (const engine::Finding& f : o.launch.findings)
-      if (f.kind == kind) findings.push_back(finding_json(f));
+      if (f.kind == kind) findings.push_back(finding_json(f, o.backend == engine::BackendKind::gpu));
   json totals = json::object();
   for (std::size_t k = 0; k < engine::kFindingKinds; ++k)
     if (o.launch.totals[k]) totals[kind_name(static_cast<engine::FindingKind>(k))] = o.launch.totals[k];
@@ -226,10 +227,15 @@ json run_json(const BackendOutcome& o, const CaseInputs& in) {
 
 }  // namespace
 
+const char* finding_kind_name(engine::FindingKind kind) { return kind_name(kind); }
+
 json dims_json(const Dims& d) { return {{"m", d.m}, {"n", d.n}, {"k", d.k}}; }
 
-json finding_json(const engine::Finding& f) {
+json finding_json(const engine::Finding& f, bool gpu) {
+  // The diagnostic line's summary, also where the line is unknown (explain.h).
+  std::string summary = finding_summary(f, gpu);
   json out = {{"kind", kind_name(f.kind)},
+              {"summary", summary.empty() ? generic_finding_summary(f) : summary},
               {"thread_known", f.thread_known},
               {"block", f.thread_known ? dim3_json(f.where.block) : json(nullptr)},
               {"thread", f.thread_known ? dim3_json(f.where.thread) : json(nullptr)},

@@ -34,8 +34,11 @@ class JsonStdout {
   int saved_ = -1;
 };
 
+// "shared_race": a finding kind's name, as --json writes it and the diagnostic lines end with.
+const char* finding_kind_name(engine::FindingKind kind);
 nlohmann::json dims_json(const Dims& d);
-nlohmann::json finding_json(const engine::Finding& f);
+// `gpu`: the GPU's backend made it (its summary says why the thread is not named).
+nlohmann::json finding_json(const engine::Finding& f, bool gpu = false);
 nlohmann::json rejection_json(const engine::LaunchRejection& r);
 nlohmann::json reason_json(const BackendReason& r);
 nlohmann::json bench_row_json(const BenchRow& r);

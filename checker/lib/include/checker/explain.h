@@ -31,6 +31,27 @@ const std::vector<engine::FindingKind>& finding_order();
 std::vector<std::string> explain_findings(const engine::LaunchResult& result, const PuzzleSpec& spec, const Dims& d,
                                           const Style& style, engine::BackendKind backend,
                                           FollowUp follow_up = FollowUp::other_runs);
+// The same paragraphs, each with the findings it words (pointers into `result`, in order): what the
+// diagnostic lines after it mark (diagnostic.h).
+struct FindingParagraph {
+  std::string text;
+  std::vector<const engine::Finding*> shown;
+};
+std::vector<FindingParagraph> explain_finding_paragraphs(const engine::LaunchResult& result, const PuzzleSpec& spec,
+                                                        const Dims& d, const Style& style,
+                                                        engine::BackendKind backend,
+                                                        FollowUp follow_up = FollowUp::other_runs);
+// What a finding is, as its explanation starts: "Shared-memory race", "Out-of-bounds read".
+// Empty for a kind that has no words yet.
+std::string finding_title(const engine::Finding& f);
+// A finding in one line, without the advice, for the diagnostic lines that editors and CI read
+// (diagnostic.h): its explanation's first sentence, from the same code, in lower case like gcc's
+// messages ("shared-memory race: in block (0,0), ..."). Empty for a kind that has no words yet.
+std::string finding_summary(const engine::Finding& f, bool gpu = false);
+// The same for the memory limits' findings (explain_bank_conflicts, explain_scattered_loads).
+std::string bank_conflicts_summary(const engine::AccessProfile& worst, const PuzzleSpec& spec);
+std::string scattered_loads_summary(const engine::AccessProfile& worst, double sectors_per_request,
+                                    const PuzzleSpec& spec);
 std::string explain_unwritten(const Comparison& c, const PuzzleSpec& spec, const Style& style);
 // The GPU a puzzle's kernels need, in words: "an Ampere GPU or newer (sm_80)".
 std::string gpu_requirement_words(const PuzzleSpec& spec);
