@@ -9,8 +9,8 @@
 // (each row a multiple of 16 bytes, as tensor maps require): the copies fill zeros past the edges.
 //
 // Launch: 1-D blocks of THREADS = 160 threads: warps 0-3 are the consumer warpgroup, warp 4 the
-//   producer (its lane 0 issues every copy); a grid of ceil(n / BN) × ceil(m / BM) blocks;
-//   SHARED_BYTES of dynamic shared memory (the checker allows more than 48 KiB first): STAGES
+//   producer (its lane 0 issues every copy); a grid of ceil(n / BN) × ceil(m / BM) blocks, two
+//   to an SM (__launch_bounds__(THREADS, 2)); SHARED_BYTES of dynamic shared memory: STAGES
 //   a tiles (BM rows of BK halves: 128 bytes a row), then STAGES b tiles (BN / 64 blocks of BK
 //   rows of 64 halves), then STAGES "full" and STAGES "empty" mbarriers.
 //   The checker passes two tensor maps: a_map (a as {k, m}, boxes of BK × BM) and b_map (b as
@@ -24,7 +24,7 @@
 //       wait until at most that group is in flight (wgmma.wait_group 1): step s - 1's group has
 //       finished reading its stage, which one thread then releases (arrive on its empty barrier).
 //   Last, each thread stores its sums that lie inside c.
-// Constants: BM = BN = 128, BK = 64, STAGES = 4, THREADS = 160.
+// Constants: BM = BN = 128, BK = 64, STAGES = 3, THREADS = 160.
 // Doc: docs/p12_tma_wgmma.md
 
 #include <cstdint>
@@ -35,7 +35,7 @@
 constexpr int BM = 128;
 constexpr int BN = 128;
 constexpr int BK = 64;
-constexpr int STAGES = 4;
+constexpr int STAGES = 3;
 constexpr int THREADS = 160;
 constexpr int A_BYTES = BM * BK * 2;  // one stage of a
 constexpr int B_BYTES = BK * BN * 2;  // one stage of b
@@ -135,7 +135,7 @@ __device__ __forceinline__ void store_tile(const float (&d)[64], float* c, int m
 
 // --- The kernel ------------------------------------------------------------------------------
 
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, 2)
 matmul_tma_wgmma(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* c, int m,
                  int n, int k) {
   extern __shared__ __align__(1024) unsigned char shared[];

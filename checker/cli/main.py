@@ -62,6 +62,9 @@ def main(argv):
     if not argv or argv[0].startswith("-"):  # checker/run, checker/run --backend=cpu: watch mode
         argv = ["watch", *argv]
     names = command_names()
+    if argv[0] not in names and argv[0].endswith((".cu", ".cuh")):  # a whole program: course/program.py
+        from course import program
+        return program.main(argv)
     if PUZZLE_NAME.fullmatch(argv[0]) and argv[0] not in names:
         return run_puzzle(argv[0], argv[1:])
     if argv[0] not in names:
@@ -102,6 +105,8 @@ def print_help(modules):
     print("  checker/run                 watch mode: runs your current puzzle on every save")
     print("  checker/run pNN [options]   build puzzle NN's checker and run it on your kernel (--help: its options)")
     print("  checker/run test            build everything and run the whole test suite")
+    print("  checker/run FILE.cu [-I DIR]... [--backend=cpu|gpu] [--json] [-- ARGS]")
+    print("                              build and run your own CUDA program, checking every launch (docs/programs.md)")
     for name, module in sorted(modules.items()):
         usage = getattr(module, "USAGE", name)
         print(f"  checker/run {usage:<15} {module.HELP}")

@@ -38,7 +38,6 @@ function(add_kernel_library name)
   endif()
   string(MAKE_C_IDENTIFIER "${name}" LIBRARY_ID)
   set(gen "${CMAKE_CURRENT_BINARY_DIR}/kernels/${name}")
-  set(DYNAMIC_SHARED_INC "${gen}/dynamic_shared.inc")
 
   set(CPU_EXPORTS "")
   set(GPU_EXPORTS "")
@@ -60,12 +59,12 @@ function(add_kernel_library name)
       "const engine::KernelImage& cpu_${k}() {\n"
       "  static const engine::KernelImage image = [] {\n"
       "    auto i = engine::make_cpu_image<&::${kernel}>(\"${k}\", ${instrumented}, \"${SOURCE}\");\n"
-      "#ifdef CUDA_CPU_HAS_DYNAMIC_SHARED\n"
-      "    i.dynamic_shared = &dynamic_shared_storage;\n"
-      "    i.dynamic_shared_capacity = CUDA_CPU_DYNAMIC_SHARED_BYTES;\n"
-      "    i.dynamic_shared_name = CUDA_CPU_DYNAMIC_SHARED_NAME;\n"
-      "    i.dynamic_shared_element = CUDA_CPU_DYNAMIC_SHARED_ELEMENT;\n"
-      "#endif\n"
+      "    if (dynamic_shared_declared) {\n"
+      "      i.dynamic_shared = &dynamic_shared_storage;\n"
+      "      i.dynamic_shared_capacity = CUDA_CPU_DYNAMIC_SHARED_BYTES;\n"
+      "      i.dynamic_shared_name = dynamic_shared_name;\n"
+      "      i.dynamic_shared_element = dynamic_shared_element;\n"
+      "    }\n"
       "    return i;\n"
       "  }();\n"
       "  return image;\n"
@@ -98,31 +97,8 @@ function(add_kernel_library name)
 
   configure_file("${KERNEL_TARGETS_DIR}/kernels.h.in" "${gen}/${name}_kernels.h" @ONLY)
   configure_file("${KERNEL_TARGETS_DIR}/kernel_cpu.cpp.in" "${gen}/cpu.cpp" @ONLY)
-  add_custom_command(
-    OUTPUT "${DYNAMIC_SHARED_INC}"
-    COMMAND "${CMAKE_COMMAND}" -DSOURCE=${SOURCE} -DOUTPUT=${DYNAMIC_SHARED_INC}
-            -P "${KERNEL_TARGETS_DIR}/scan_dynamic_shared.cmake"
-    DEPENDS "${SOURCE}" "${KERNEL_TARGETS_DIR}/scan_dynamic_shared.cmake"
-    COMMENT "Scanning ${ARG_SOURCE} for extern __shared__ arrays"
-    VERBATIM)
 
-  # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
-  # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
-  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
-  # folder stands in for CUDA's own headers.
-  set(cpu_flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
-  if(instrument)
-    # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
-    # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
-    # plain load/store tracing it also reports the memcpy/memset the compiler makes of
-    # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
-    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
-    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
-    list(APPEND cpu_flags -fsanitize=address -fsanitize-address-use-after-return=never
-         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
-         -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
-         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
-  endif()
+  kernel_cpu_flags(cpu_flags "${instrument}")
 
   if(COMMAND editor_database_add_kernel)  # the course's build, not a grading build (EditorDatabase.cmake)
     editor_database_add_kernel("${SOURCE}" ${cpu_flags})
@@ -130,7 +106,8 @@ function(add_kernel_library name)
 
   # The CPU build: the wrapper is preprocessed, its inline PTX rewritten into calls to the
   # engine (checker/engine/tools/ptx_rewrite.cpp; a template the backend cannot run stops
-  # the build there, with its file and line), and the result compiled.
+  # the build there, with its file and line), its __shared__ declarations made what C++
+  # accepts and its extern __shared__ arrays bound to the storage, and the result compiled.
   set(preprocessed "${gen}/cpu.ii")
   set(rewritten "${gen}/cpu_ptx.cpp")
   set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
@@ -140,7 +117,7 @@ function(add_kernel_library name)
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
     COMMAND ptx_rewrite "${preprocessed}" "${rewritten}"
-    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" "${DYNAMIC_SHARED_INC}" ptx_rewrite
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ptx_rewrite
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
@@ -171,6 +148,29 @@ function(add_kernel_library name)
     _kernel_library_localize(${name}_gpu gpu_${LIBRARY_ID})
     target_link_libraries(${name} INTERFACE ${name}_gpu)
   endif()
+endfunction()
+
+# The flags a kernel file is compiled with for the CPU backend (also programs: checker/program).
+function(kernel_cpu_flags out instrument)
+  # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
+  # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
+  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
+  # folder stands in for CUDA's own headers.
+  set(flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
+  if(instrument)
+    # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
+    # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
+    # plain load/store tracing it also reports the memcpy/memset the compiler makes of
+    # copies. Stack, globals and duplicate-access shortcuts are off: every access to device
+    # memory is seen, once per execution. No vectorizers: the accesses keep the widths the
+    # kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    list(APPEND flags -fsanitize=address -fsanitize-address-use-after-return=never
+         -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize
+         -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
+         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
+  endif()
+
+  set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
 # Renames, once the archive is made, every symbol it defines except its exports.

@@ -219,6 +219,21 @@ TEST_CASE("launch.cluster is read as formulas, fills the launch's cluster and sh
   CHECK(one.launch_words().find(", cluster (2,1)") != std::string::npos);
 }
 
+TEST_CASE("bench.target_at is one of bench.shapes, or \"every\": the target holds at every timed shape") {
+  test_support::note_started();
+  nlohmann::json doc = nlohmann::json::parse(read_file(kSource + "/checker/specs/p13_warp_specialization.json"));
+  checker::PuzzleSpec every = checker::parse_spec(doc.dump(), "p13_warp_specialization.json");
+  CHECK(every.bench.target_everywhere);
+  CHECK(!every.bench.target_at);
+  doc["bench"]["target_at"] = nlohmann::json::array({8192, 8192, 8192});
+  checker::PuzzleSpec one = checker::parse_spec(doc.dump(), "p13_warp_specialization.json");
+  CHECK(!one.bench.target_everywhere);
+  REQUIRE(one.bench.target_at);
+  CHECK(*one.bench.target_at == checker::Dims{8192, 8192, 8192});
+  doc["bench"]["target_at"] = "all";  // neither a shape nor "every"
+  CHECK_THROWS_AS(checker::parse_spec(doc.dump(), "p13_warp_specialization.json"), engine::Error);
+}
+
 TEST_CASE("a cluster that is not one to three whole numbers of at least 1, or without sm_90, is refused") {
   test_support::note_started();
   nlohmann::json good = nlohmann::json::parse(read_file(kSource + "/checker/specs/p12_tma_wgmma.json"));

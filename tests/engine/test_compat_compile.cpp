@@ -41,20 +41,28 @@ void check_refused(const std::string& name, const std::string& source, const std
 // Compiles `source` as the CPU build compiles a kernel file with inline PTX: preprocessed, its
 // asm statements rewritten into calls of the engine (ptx_rewrite), then compiled. The headers
 // whose bindings are inline PTX (cuda/ptx, cuda/barrier) are only valid C++ after that step.
-test_support::ProcessResult compile_rewritten(const std::string& name, const std::string& source) {
+test_support::ProcessResult compile_rewritten(const std::string& name, const std::string& source,
+                                              const std::string& compiler = KERNEL_CXX) {
   const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
   std::ofstream(base + ".cu") << source;
   const std::vector<std::string> flags = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
                                           "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
   std::vector<std::string> args = flags;
   args.insert(args.end(), {"-E", base + ".cu", "-o", base + ".ii"});
-  test_support::ProcessResult r = test_support::run_program(KERNEL_CXX, args);
+  test_support::ProcessResult r = test_support::run_program(compiler, args);
   if (r.exit_status != 0) return r;
   r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});
   if (r.exit_status != 0) return r;
-  return test_support::run_program(KERNEL_CXX, {"-std=c++17", "-fsyntax-only", "-ferror-limit=0", "-x", "c++",
-                                                "-I" ENGINE_INCLUDE_DIR, base + ".rewritten.cpp"});
+  std::vector<std::string> compile = {"-std=c++17", "-fsyntax-only", "-x", "c++", "-I" ENGINE_INCLUDE_DIR,
+                                      base + ".rewritten.cpp"};
+  if (compiler.find("clang") != std::string::npos) compile.insert(compile.begin(), "-ferror-limit=0");
+  return test_support::run_program(compiler, compile);
 }
+
+// The storage that the generated kernel file defines behind extern __shared__ arrays
+// (checker/cmake/kernel_cpu.cpp.in), for snippets that declare one.
+const char kDynamicSharedStorage[] =
+    "extern \"C\" { alignas(1024) thread_local unsigned char cuda_cpu_dynamic_shared_snippet[4096]; }\n";
 
 }  // namespace
 
@@ -127,6 +135,105 @@ __global__ void k(float* out, const float* in) {
     CAPTURE(message);
     CHECK(r.output.find(message) != std::string::npos);
   }
+}
+
+// The Programming Guide's TMA functions, and __shared__ with alignas / __align__ in every order
+// and scope, through the PTX rewriting, with clang and with g++ (the gcc preset's compiler).
+const char kGuideForms[] = R"(
+#include <cuda.h>
+#include <cuda/barrier>
+#include <utility>
+namespace cde = cuda::device::experimental;
+__shared__ alignas(128) float file_after[32];
+alignas(128) __shared__ float file_before[32];
+__shared__ __align__(16) float file_align_after[4];
+__align__(16) __shared__ float file_align_before[4];
+extern __shared__ alignas(1024) uint8_t dynamic_after[];
+namespace helpers {
+alignas(1024) extern __shared__ uint8_t dynamic_before[];
+__device__ inline uint8_t* staged() {
+  extern __shared__ __align__(16) uint8_t dynamic_in_function[];
+  return dynamic_in_function;
+}
+}  // namespace helpers
+__global__ void k(const __grid_constant__ CUtensorMap map, const CUtensorMap* global_map, unsigned* out) {
+  __shared__ alignas(128) float tile[8][32];
+  alignas(128) __shared__ float tile2[64];
+  __shared__ __align__(128) float tile3[64];
+  __align__(128) __shared__ float tile4[64];
+  __shared__ alignas(1024) alignas(128) volatile int both[4];
+  __shared__ struct alignas(64) Pair { float a, b; } pairs[2];
+  static_assert(alignof(Pair) == 64, "an alignas of a struct defined with the variable stays the struct's");
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  init(&bar, blockDim.x);
+  cde::fence_proxy_async_shared_cta();
+  cde::cp_async_bulk_tensor_1d_global_to_shared(tile2, &map, 0, bar);
+  cde::cp_async_bulk_tensor_2d_global_to_shared(&tile, &map, 0, 1, bar);
+  cde::cp_async_bulk_tensor_3d_global_to_shared(tile3, global_map, 0, 1, 2, bar);
+  cde::cp_async_bulk_tensor_4d_global_to_shared(tile4, &map, 0, 1, 2, 3, bar);
+  cde::cp_async_bulk_tensor_5d_global_to_shared(file_after, global_map, 0, 1, 2, 3, 4, bar);
+  auto token = cuda::device::barrier_arrive_tx(bar, 1, 1024);
+  bar.wait(std::move(token));
+  cde::cp_async_bulk_tensor_1d_shared_to_global(&map, 0, tile2);
+  cde::cp_async_bulk_tensor_2d_shared_to_global(global_map, 0, 1, &tile);
+  cde::cp_async_bulk_tensor_3d_shared_to_global(&map, 0, 1, 2, tile3);
+  cde::cp_async_bulk_tensor_4d_shared_to_global(&map, 0, 1, 2, 3, tile4);
+  cde::cp_async_bulk_tensor_5d_shared_to_global(global_map, 0, 1, 2, 3, 4, file_before);
+  cde::cp_async_bulk_commit_group();
+  cde::cp_async_bulk_wait_group_read<0>();
+  cde::cp_async_bulk_wait_group_read<3>();
+  out[0] = file_align_after[0] + file_align_before[0] + both[0] + dynamic_after[0] + helpers::dynamic_before[0] +
+           helpers::staged()[0] + pairs[1].b;
+}
+)";
+
+TEST_CASE("compat: cuda::device::experimental's TMA functions and aligned __shared__ in any order compile (clang)") {
+  const test_support::ProcessResult r =
+      compile_rewritten("compat_guide_forms", std::string(kDynamicSharedStorage) + kGuideForms);
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}
+
+TEST_CASE("compat: cuda::device::experimental's TMA functions and aligned __shared__ in any order compile (g++)") {
+  if (std::string(GXX_FOR_TESTS).empty() || std::string(GXX_FOR_TESTS).find("NOTFOUND") != std::string::npos) {
+    MESSAGE("g++ was not found at configure time: nothing to check");
+    return;
+  }
+  const test_support::ProcessResult r =
+      compile_rewritten("compat_guide_forms_gxx", std::string(kDynamicSharedStorage) + kGuideForms, GXX_FOR_TESTS);
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}
+
+TEST_CASE("compat: what cuda::device::experimental does not run, and an over-aligned extern __shared__, fail to compile") {
+  const test_support::ProcessResult r = compile_rewritten("compat_guide_unsupported", std::string(kDynamicSharedStorage) + R"(
+#include <cuda/barrier>
+extern __shared__ alignas(2048) unsigned char too_aligned[];
+__global__ void k(float* out, const float* in) {
+  extern __shared__ __align__(4096) float too_aligned_too[];
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  cuda::device::experimental::cp_async_bulk_global_to_shared(out, in, 16u, bar);
+  cuda::device::experimental::cp_async_bulk_shared_to_global(out, in, 16u);
+  cuda::device::experimental::cp_async_bulk_wait_group_read<64>();
+  out[0] = too_aligned[0] + too_aligned_too[0];
+}
+)");
+  INFO(r.output);
+  CHECK(r.exit_status != 0);
+  for (const char* message :
+       {"cuda::device::experimental::cp_async_bulk_global_to_shared (cp.async.bulk without a tensor map) is not "
+        "supported on the CPU backend",
+        "cuda::device::experimental::cp_async_bulk_shared_to_global (cp.async.bulk without a tensor map) is not "
+        "supported on the CPU backend",
+        "cp_async_bulk_wait_group_read<N>: N must be 0 to 63"}) {
+    CAPTURE(message);
+    CHECK(r.output.find(message) != std::string::npos);
+  }
+  // Both over-aligned arrays, each named at its line.
+  const std::string alignment = "an extern __shared__ array cannot ask for a larger alignment";
+  const std::size_t first = r.output.find(alignment);
+  CHECK(first != std::string::npos);
+  CHECK(r.output.find(alignment, first + 1) != std::string::npos);
 }
 
 TEST_CASE("compat: kernels using cooperative_groups.h, cuda/pipeline and cuda_bf16.h as supported compile cleanly") {

@@ -284,6 +284,11 @@ class ReportJson(unittest.TestCase):
         self.assertEqual(words["too_much_shared"],
                          "launch refused: 65536 bytes of __shared__ memory (at most 49152)")
         self.assertEqual(words["usage"], "unknown option '--no-such-option'")
+        # The async proxy's findings name both lines: the unfenced write (or the wgmma) and the use.
+        fence = {"kind": "proxy_fence", "at": {"line": 255}, "other": {"at": {"line": 250}}}
+        self.assertEqual(report.finding_words(fence, "cpu"), "fence.proxy.async missing (lines 250, 255)")
+        early = {"kind": "wgmma_accumulator", "at": {"line": 192}, "other": {"at": {"line": 100}}}
+        self.assertEqual(report.finding_words(early, "cpu"), "wgmma accumulator used before its wait (lines 100, 192)")
 
 
 if __name__ == "__main__":

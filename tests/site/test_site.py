@@ -165,6 +165,9 @@ class GeneratorCoverage(unittest.TestCase):
         self.assertEqual([p for p in problems if "sample output" in p], [])
         self.assertTrue(any("sample output" in p for p in site_facts.check_page(
             "p09_example.md", output.replace("4 of 4", "2 of 2"), [s])))
+        data["bench"]["target_at"] = "every"  # the target at every timed shape
+        self.assertIn("the target for the reference solution: 50 % of it at every timed shape",
+                      site_facts.configuration_table(site_facts.Spec(data)))
         a, b, expected = site_facts.worked_problem(s)
         self.assertEqual((len(a), len(b), len(expected)), (4 * 2, 2 * 3, 4 * 3))
         self.assertTrue(all(v >= 0 for v in expected))

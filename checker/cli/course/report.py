@@ -109,6 +109,8 @@ _KIND_WORDS = {
     "deadlock": "deadlock",
     "async_proxy": "shared memory used against the asynchronous units",
     "cluster_order": "cluster synchronization missing",
+    "proxy_fence": "fence.proxy.async missing",
+    "wgmma_accumulator": "wgmma accumulator used before its wait",
 }
 
 
@@ -135,6 +137,8 @@ def finding_words(f, backend):
         return _crash(f, backend)
     if kind == "timeout":
         return "kernel time limit (endless loop?)"
+    if kind in ("proxy_fence", "wgmma_accumulator"):  # both lines: the write or the wgmma, and the use
+        return _KIND_WORDS[kind] + _lines_part([_line(f.get("other", {}).get("at")), _line(f["at"])])
     return _KIND_WORDS.get(kind, kind.replace("_", " ")) + _lines_part([_line(f["at"])])
 
 

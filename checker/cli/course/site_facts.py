@@ -107,6 +107,8 @@ class Spec:
         """The bench target as the checker states it: "100 %{of} at 4096×4096×4096" (the spec's
         target_at, or the largest timed shape)."""
         shapes = self.bench["shapes"]
+        if self.bench.get("target_at") == "every":
+            return f"{_number(self.bench['target_percent_of_cublas'])} %{of} at every timed shape"
         at = self.bench.get("target_at") or max(shapes, key=lambda s: s if self.square else s[0] * s[1] * s[2])
         size = f"{self.size_name} = {at}" if self.square else "×".join(str(d) for d in at)
         return f"{_number(self.bench['target_percent_of_cublas'])} %{of} at {size}"

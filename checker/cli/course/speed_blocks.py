@@ -5,7 +5,7 @@ runs (run_facts), never typed.
     speed-summary         each timed puzzle at the size of its target (else its largest), in the current run
     speed-puzzle(p06)     a puzzle's rows in the current run; speed-puzzle(p06,p04) adds p04's
     measurements          every row of the current run; measurements(2026-11-23-h100) of that run
-    log(PATH)             a run file quoted whole; log(PATH:3-20) lines 3 to 20
+    log(PATH)             a run file quoted whole; log(PATH:3-20) lines 3 to 20; log(PATH:1,4-5) lines 1, 4 and 5
 
 Standard library only (MkDocs's hooks import it through site_facts).
 """
@@ -124,7 +124,7 @@ def speed_summary(run, specs, source):
             lines.append(f"| {s.number} | {_cell(s.title)} | | | | not in this run |")
             continue
         target = (s.bench or {}).get("target_at")
-        at_target = [r for r in rows if target is not None and _shape(r) == _target_shape(target)]
+        at_target = [r for r in rows if isinstance(target, (list, int)) and _shape(r) == _target_shape(target)]
         largest = max(_size(r) for r in rows)
         rows = at_target or [r for r in rows if _size(r) == largest]
         kernels = " / ".join(f"`{r['implementation']}`" for r in rows)
@@ -187,10 +187,14 @@ def log(argument, root):
         raise BlockError(f"log({argument}): not a file under {run_facts.RUNS}/")
     lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
     if span:
-        m = re.fullmatch(r"(\d+)-(\d+)", span.strip())
-        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)) <= len(lines):
-            raise BlockError(f"log({argument}): lines A-B within the file's {len(lines)} lines")
-        lines = lines[int(m.group(1)) - 1:int(m.group(2))]
+        chosen = []
+        for part in span.split(","):
+            m = re.fullmatch(r"(\d+)(?:-(\d+))?", part.strip())
+            if not m or not 1 <= int(m.group(1)) <= int(m.group(2) or m.group(1)) <= len(lines):
+                raise BlockError(f"log({argument}): lines A-B (or A, or A-B,C-D) within the file's "
+                                 f"{len(lines)} lines")
+            chosen += lines[int(m.group(1)) - 1:int(m.group(2) or m.group(1))]
+        lines = chosen
     return "```text\n" + "\n".join(lines) + "\n```\n", path.strip()
 
 

@@ -2,11 +2,17 @@
 
 #include <cctype>
 #include <cstddef>
+#include <vector>
+
+#include "shared_alignment.h"
 
 namespace {
 
-const char kDeclaration[] = "extern thread_local __attribute__((used))";
 const char kStoragePrefix[] = "cuda_cpu_dynamic_shared_";
+// The generated kernel file's line that the first declaration's facts replace.
+const char kFactsPlaceholder[] = "CUDA_CPU_DYNAMIC_SHARED_DECLARED";
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
 // The storage's symbol, from its definition: `thread_local unsigned char cuda_cpu_dynamic_shared_<id>[`.
 std::string storage_symbol(const std::string& text) {
@@ -14,18 +20,113 @@ std::string storage_symbol(const std::string& text) {
   std::size_t at = text.find(definition);
   if (at == std::string::npos) return "";
   std::size_t begin = at + definition.size() - (sizeof kStoragePrefix - 1), end = begin;
-  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+  while (end < text.size() && word_char(text[end])) ++end;
   return text.substr(begin, end - begin);
 }
 
-// The position of the `]` that ends an array declarator of unknown size just before `;`, or npos.
-std::size_t unknown_bound_end(const std::string& text, std::size_t from, std::size_t semicolon) {
+// The position of the `[` of an array declarator of unknown size just before `;`, or npos.
+std::size_t unknown_bound_open(const std::string& text, std::size_t from, std::size_t semicolon) {
   std::size_t i = semicolon;
   while (i > from && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
   if (i == from || text[i - 1] != ']') return std::string::npos;
-  std::size_t close = i - 1, j = close;
+  std::size_t j = i - 1;
   while (j > from && std::isspace(static_cast<unsigned char>(text[j - 1]))) --j;
-  return j > from && text[j - 1] == '[' ? close : std::string::npos;
+  return j > from && text[j - 1] == '[' ? j - 1 : std::string::npos;
+}
+
+// `text` without its `word(...)` groups (alignas, __attribute__).
+std::string without_groups(std::string text, const std::string& word) {
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at)) {
+    if ((at > 0 && word_char(text[at - 1])) || (at + word.size() < text.size() && word_char(text[at + word.size()]))) {
+      at += word.size();
+      continue;
+    }
+    std::size_t open = text.find('(', at), depth = 0, end = open;
+    if (open == std::string::npos) break;
+    for (; end < text.size(); ++end) {
+      if (text[end] == '(') ++depth;
+      if (text[end] == ')' && --depth == 0) break;
+    }
+    text.replace(at, end + 1 - at, " ");
+  }
+  return text;
+}
+
+// The argument of every `word(...)` in [from, to): the alignments asked for.
+void arguments_of(const std::string& text, std::size_t from, std::size_t to, const std::string& word,
+                  std::vector<std::string>& out) {
+  for (std::size_t at = text.find(word, from); at != std::string::npos && at < to; at = text.find(word, at + 1)) {
+    if ((at > 0 && word_char(text[at - 1])) || word_char(text[at + word.size()])) continue;
+    std::size_t open = at + word.size();
+    while (open < to && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+    if (open >= to || text[open] != '(') continue;
+    int depth = 0;
+    std::size_t close = open;
+    for (; close < to; ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    if (close >= to) continue;
+    std::string argument = text.substr(open + 1, close - open - 1);
+    for (char& c : argument)
+      if (c == '\n') c = ' ';
+    out.push_back(argument);
+  }
+}
+
+// Whether `type` names the same type at file scope, where the generated file's sizeof reads it:
+// built-in types, the fixed-width integers, CUDA's vector and half types, and ::-qualified
+// names. A type named inside a namespace or a template may not be; the findings then count
+// that memory in bytes.
+bool names_a_file_scope_type(const std::string& type) {
+  static const char* const known[] = {
+      "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool", "wchar_t", "char16_t",
+      "char32_t", "const", "volatile", "std", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+      "int64_t", "uint64_t", "size_t", "__half", "half", "__half2", "half2", "__nv_bfloat16", "nv_bfloat16",
+      "__nv_bfloat162", "nv_bfloat162", "char2", "char4", "uchar2", "uchar4", "short2", "short4", "ushort2",
+      "ushort4", "int2", "int4", "uint2", "uint4", "float2", "float4", "double2", "longlong2", "ulonglong2"};
+  for (std::size_t i = 0; i < type.size();) {
+    if (!word_char(type[i])) {
+      if (type[i] == ':' && i + 1 < type.size() && type[i + 1] == ':' && i > 0 && word_char(type[i - 1])) {
+        std::size_t begin = i;
+        while (begin > 0 && word_char(type[begin - 1])) --begin;
+        if (type.compare(begin, i - begin, "std") != 0) return false;  // inside a namespace or class other than std
+      }
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < type.size() && word_char(type[end])) ++end;
+    const std::string word = type.substr(i, end - i);
+    bool global = i >= 2 && type.compare(i - 2, 2, "::") == 0 && (i == 2 || !word_char(type[i - 3]));
+    bool found = global;
+    for (const char* k : known) found = found || word == k;
+    if (!found) return false;
+    i = end;
+  }
+  return true;
+}
+
+struct Declared {
+  std::string name, element_type;
+};
+
+// The name and element type of `<specifiers> T name` (the text between the __shared__
+// expansion and the `[`).
+Declared declared(const std::string& specifiers) {
+  std::string d = without_groups(without_groups(specifiers, "alignas"), "__attribute__");
+  std::size_t end = d.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return {};
+  std::size_t begin = end + 1;
+  while (begin > 0 && word_char(d[begin - 1])) --begin;
+  Declared r;
+  r.name = d.substr(begin, end + 1 - begin);
+  std::string type = d.substr(0, begin);
+  for (char& c : type)
+    if (c == '\n') c = ' ';
+  std::size_t first = type.find_first_not_of(" \t\r"), last = type.find_last_not_of(" \t\r");
+  if (first != std::string::npos) r.element_type = type.substr(first, last + 1 - first);
+  return r;
 }
 
 }  // namespace
@@ -34,13 +135,45 @@ void bind_dynamic_shared(std::string& text) {
   const std::string symbol = storage_symbol(text);
   if (symbol.empty()) return;
   const std::string label = " __asm__(\"" + symbol + "\")";
+  const std::string declaration = std::string("extern ") + kSharedExpansion;
   const std::size_t keyword = sizeof "extern thread_local" - 1;
-  for (std::size_t at = text.find(kDeclaration); at != std::string::npos; at = text.find(kDeclaration, at + 1)) {
+  std::vector<Declared> found;
+  for (std::size_t at = text.find(declaration); at != std::string::npos; at = text.find(declaration, at + 1)) {
     std::size_t semicolon = text.find(';', at);
-    if (semicolon == std::string::npos) return;
-    std::size_t close = unknown_bound_end(text, at, semicolon);
-    if (close == std::string::npos) continue;  // a sized extern __shared__ array: not dynamic
+    if (semicolon == std::string::npos) break;
+    std::size_t open = unknown_bound_open(text, at, semicolon);
+    if (open == std::string::npos) continue;  // a sized extern __shared__ array: not dynamic
+    const std::size_t close = text.find(']', open);
+    // The alignments asked for: alignas before `extern` (moved there by move_shared_alignas,
+    // or written so), and __align__ anywhere in the declaration.
+    const std::size_t start = declaration_start(text, at);
+    std::vector<std::string> alignments;
+    arguments_of(text, start, at, "alignas", alignments);
+    arguments_of(text, start, semicolon, "aligned", alignments);
+    std::string checks;
+    for (const std::string& a : alignments)
+      checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= __alignof__(" + symbol +
+                "), \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
+                "array cannot ask for a larger alignment\");";
+    found.push_back(declared(text.substr(at + declaration.size(), open - at - declaration.size())));
+    text.insert(semicolon + 1, checks);
     text.insert(close + 1, label);
     text.replace(at, keyword, "extern __thread");
   }
+
+  const std::size_t placeholder = text.find(kFactsPlaceholder);
+  if (placeholder == std::string::npos) return;
+  std::string facts = "namespace { constexpr const char* dynamic_shared_name = ";
+  const Declared* first = found.empty() || found[0].name.empty() ? nullptr : &found[0];
+  if (first) {
+    const std::string element = names_a_file_scope_type(first->element_type) && !first->element_type.empty()
+                                    ? "sizeof(" + first->element_type + ")"
+                                    : "0";
+    facts += "\"" + first->name + "\"; constexpr std::size_t dynamic_shared_element = " + element +
+             "; constexpr bool dynamic_shared_declared = true; }";
+  } else {
+    facts += "nullptr; constexpr std::size_t dynamic_shared_element = 0; constexpr bool dynamic_shared_declared = " +
+             std::string(found.empty() ? "false" : "true") + "; }";
+  }
+  text.replace(placeholder, sizeof kFactsPlaceholder - 1, facts);
 }

@@ -13,8 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "chevron_launch.h"
+#include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "ptx/program.h"
+#include "shared_alignment.h"
 
 namespace {
 
@@ -410,7 +413,8 @@ class Rewriter {
       r << "::cuda_cpu::ptx::Bound cuda_cpu_ptx_operands[] = {";
       for (std::size_t i = 0; i < all.size(); ++i) {
         const ptx::Constraint& c = parsed[i];
-        const char* maker = c.output && c.input ? "inout" : c.output ? "out" : "in";
+        // A tied input ("0") is read as a "+" operand is (inline_ptx.h: a wgmma chain's accumulators).
+        const char* maker = c.output && c.input ? "inout" : c.output ? "out" : c.tied >= 0 ? "tied" : "in";
         r << (i ? ", " : "") << "::cuda_cpu::ptx::" << maker << "<'" << c.letter << "'>("
           << in_.substr(all[i]->expr_begin, all[i]->expr_end - all[i]->expr_begin) << ")";
       }
@@ -446,7 +450,14 @@ int main(int argc, char** argv) {
   out.reserve(text.size() + 4096);
   Rewriter r(text);
   if (!r.run(out)) return 1;
+  move_shared_alignas(out);
   bind_dynamic_shared(out);
+  place_device_variables(out);
+  std::string launch_error;
+  if (!rewrite_chevron_launches(out, launch_error)) {
+    std::cerr << launch_error << "\n";
+    return 1;
+  }
   std::ofstream o(argv[2], std::ios::binary);
   o << out;
   if (!o) {

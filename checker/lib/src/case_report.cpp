@@ -1,6 +1,7 @@
 #include "case_report.h"
 
 #include <cstdio>
+#include <set>
 
 #include "checker/tile_map.h"
 #include "checker/value_window.h"
@@ -150,8 +151,16 @@ std::vector<CaseReport::Paragraph> CaseReport::finding_paragraphs(const engine::
   bool gpu = backend == engine::BackendKind::gpu;
   for (const FindingParagraph& fp : explain_finding_paragraphs(launch, spec_, d, st_, backend, follow_up)) {
     Paragraph p{fp.text, {}};
-    for (const Finding* f : fp.shown)
-      if (std::optional<Diagnostic> diagnostic = finding_diagnostic(*f, gpu)) p.diagnostics.push_back(*diagnostic);
+    // An editor marks lines: the instances shown that fall on the same lines (four elements of
+    // one race, say) give one mark, not four.
+    std::set<std::string> marked;
+    for (const Finding* f : fp.shown) {
+      std::optional<Diagnostic> diagnostic = finding_diagnostic(*f, gpu);
+      if (!diagnostic) continue;
+      std::string lines = diagnostic->kind + ' ' + diagnostic->at.file + ':' + std::to_string(diagnostic->at.line);
+      for (const DiagnosticNote& n : diagnostic->notes) lines += ' ' + n.at.file + ':' + std::to_string(n.at.line);
+      if (marked.insert(lines).second) p.diagnostics.push_back(std::move(*diagnostic));
+    }
     out.push_back(std::move(p));
   }
   return out;

@@ -48,6 +48,10 @@ std::string other_words(const Finding& f) {
         case Use::none: break;
       }
       break;
+    case FindingKind::proxy_fence:
+      return "thread " + f.other.thread.index_str() + " wrote " + shared_element(f) +
+             " here, with no fence.proxy.async after it";
+    case FindingKind::wgmma_accumulator: return "the wgmma that owns the register was issued here";
     default: break;
   }
   return "the other thread, " + who + ", was here";

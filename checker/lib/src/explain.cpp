@@ -420,6 +420,42 @@ std::string inline_ptx_fact(const Finding& f, const Style& st) {
   return st.bold(finding_title(f)) + ": " + f.where.str() + at_line(f.at) + ": " + f.detail;
 }
 
+// The async proxy (tensor stores, wgmma's shared operands) reads shared memory apart from the
+// threads' ordinary stores: each writer must fence them before the async operation is issued.
+std::string proxy_fence_clause(const Finding& f) {
+  std::string reader = f.proxy_reader == Finding::ProxyReader::wgmma
+                           ? "the wgmma issued by the warpgroup of " + f.where.str() + at_line(f.at)
+                           : "the tensor store issued by " + f.where.str() + at_line(f.at);
+  return "thread " + f.other.thread.index_str() + " wrote " + shared_element(f) + at_line(f.other_at) + ", and " +
+         reader + " read it without a fence.proxy.async by thread " + f.other.thread.index_str() + " in between";
+}
+
+std::string proxy_fence(const Finding& f, const Style& st, bool first) {
+  std::string s = proxy_fence_clause(f);
+  if (!first) return s;
+  return st.bold(finding_title(f)) + ": " + s +
+         ".\nTensor stores and wgmma read shared memory through the async proxy, which is not ordered with the "
+         "threads' ordinary stores: on a GPU it can read stale bytes. Fix: every thread that wrote the data executes "
+         "fence.proxy.async.shared::cta after its writes, then a barrier (__syncthreads(), __syncwarp() or a named "
+         "barrier), then one thread issues the store or the wgmma.";
+}
+
+// Registers that a wgmma writes belong to it until the wait_group that retires its group.
+std::string wgmma_accumulator_clause(const Finding& f) {
+  return f.where.str() + (f.is_write ? " wrote" : " read") + " an accumulator register" + at_line(f.at) +
+         " of the wgmma" + at_line(f.other_at) + " before a wgmma.wait_group had retired it";
+}
+
+std::string wgmma_accumulator(const Finding& f, const Style& st, bool first) {
+  std::string s = wgmma_accumulator_clause(f);
+  if (!first) return s;
+  return st.bold(finding_title(f)) + ": " + s +
+         ".\nA wgmma.mma_async writes its accumulators asynchronously: until wgmma.wait_group N leaves at most N "
+         "newer groups in flight, reading or writing them is undefined (on a GPU the values are anything). Only "
+         "further wgmmas on the same accumulators may use them before that. Fix: wgmma.wait_group 0 (or the depth "
+         "that retires that group) before the accumulators are read, stored or reset.";
+}
+
 std::string inline_ptx(const Finding& f, const Style& st) { return inline_ptx_fact(f, st) + ".\nThe kernel was stopped."; }
 
 std::string cluster_order_fact(const Finding& f, const Style& st) {
@@ -516,6 +552,8 @@ std::vector<FindingParagraph> explain_finding_paragraphs(const engine::LaunchRes
         case FindingKind::deadlock: piece = first ? deadlock(f, st) : ""; break;
         case FindingKind::async_proxy: piece = async_proxy(f, st, first); break;
         case FindingKind::cluster_order: piece = first ? cluster_order(f, st) : ""; break;
+        case FindingKind::proxy_fence: piece = proxy_fence(f, st, first); break;
+        case FindingKind::wgmma_accumulator: piece = wgmma_accumulator(f, st, first); break;
       }
       if (piece.empty()) continue;
       shown.push_back(&f);
@@ -623,7 +661,7 @@ const std::vector<FindingKind>& finding_order() {
       FindingKind::out_of_bounds,  FindingKind::shared_out_of_bounds, FindingKind::misaligned,
       FindingKind::barrier_divergence, FindingKind::warp_divergence, FindingKind::warp_misuse,
       FindingKind::inline_ptx,     FindingKind::cluster_order,   FindingKind::deadlock,
-      FindingKind::async_proxy,
+      FindingKind::async_proxy,    FindingKind::proxy_fence,     FindingKind::wgmma_accumulator,
       FindingKind::shared_race,    FindingKind::async_copy,      FindingKind::uninitialized_shared};
   return order;
 }
@@ -764,6 +802,8 @@ std::string finding_title(const Finding& f) {
       }
       return "Shared memory used against the asynchronous units";
     case FindingKind::cluster_order: return "Cluster synchronization missing";
+    case FindingKind::proxy_fence: return "Async proxy: missing fence.proxy.async";
+    case FindingKind::wgmma_accumulator: return "wgmma accumulator used before wgmma.wait_group";
   }
   return "";  // a kind without words yet: diagnostic.cpp says what the facts alone say
 }
@@ -789,6 +829,8 @@ std::string finding_fact(const Finding& f, const Style& st, bool gpu) {
     case FindingKind::deadlock: return deadlock_fact(f, st);
     case FindingKind::async_proxy: return st.bold(finding_title(f)) + ": " + async_proxy_clause(f);
     case FindingKind::cluster_order: return cluster_order_fact(f, st);
+    case FindingKind::proxy_fence: return st.bold(finding_title(f)) + ": " + proxy_fence_clause(f);
+    case FindingKind::wgmma_accumulator: return st.bold(finding_title(f)) + ": " + wgmma_accumulator_clause(f);
   }
   return "";
 }

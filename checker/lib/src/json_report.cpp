@@ -71,6 +71,8 @@ const char* kind_name(engine::FindingKind kind) {
     case K::deadlock: return "deadlock";
     case K::async_proxy: return "async_proxy";
     case K::cluster_order: return "cluster_order";
+    case K::proxy_fence: return "proxy_fence";
+    case K::wgmma_accumulator: return "wgmma_accumulator";
   }
   return "unknown";
 }
@@ -250,7 +252,8 @@ json finding_json(const engine::Finding& f, bool gpu) {
               {"dims", f.dims},
               {"op", f.op},
               {"detail", f.detail}};
-  if (f.kind == engine::FindingKind::shared_race || f.kind == engine::FindingKind::async_copy)
+  if (f.kind == engine::FindingKind::shared_race || f.kind == engine::FindingKind::async_copy ||
+      f.kind == engine::FindingKind::proxy_fence || f.kind == engine::FindingKind::wgmma_accumulator)
     out["other"] = {{"block", dim3_json(f.other.block)}, {"thread", dim3_json(f.other.thread)},
                     {"is_write", f.other_is_write}, {"at", location_json(f.other_at)}};
   if (!f.groups.empty()) {
@@ -268,6 +271,8 @@ json finding_json(const engine::Finding& f, bool gpu) {
   if (f.cluster_use != engine::Finding::ClusterUse::none)
     out["cluster"] = {{"use", cluster_use_name(f.cluster_use)}, {"other_rank", f.other_rank},
                       {"mbarrier", f.cluster_mbarrier}};
+  if (f.kind == engine::FindingKind::proxy_fence)
+    out["proxy_reader"] = f.proxy_reader == engine::Finding::ProxyReader::wgmma ? "wgmma" : "tensor_store";
   if (f.async_use != engine::Finding::AsyncUse::none) {
     out["async_use"] = async_use_name(f.async_use);
     out["swizzle_written"] = f.swizzle_written;

@@ -282,7 +282,9 @@ PuzzleSpec read(const SpecReader& r) {
       if (!t.is_number()) r.fail("bench.target_percent_of_cublas", "must be a number");
       s.bench.target_percent = t.get<double>();
     }
-    if (bench.contains("target_at")) {
+    if (bench.contains("target_at") && bench.at("target_at") == "every") {
+      s.bench.target_everywhere = true;
+    } else if (bench.contains("target_at")) {
       Dims at = r.dims(bench.at("target_at"), s.square, "bench.target_at");
       if (std::find(s.bench.shapes.begin(), s.bench.shapes.end(), at) == s.bench.shapes.end())
         r.fail("bench.target_at", "must be one of bench.shapes");

@@ -125,10 +125,30 @@ Bound out(T& lvalue) {
   return b;
 }
 
+namespace detail {
+// The value a "+" operand brings in, read without the engine's access checks: a chain of
+// wgmma.mma_async on the same accumulators reads them here while the previous wgmma still owns
+// them, which PTX allows; any other read of them in kernel code is checked. (Not inlined into
+// the instrumented kernel, so the read of `lvalue` itself is not instrumented.)
+template <char C, typename T>
+__attribute__((no_sanitize("address"))) std::uint64_t operand_bits(const T& lvalue) {
+  const T copy = lvalue;
+  return to_bits<C>(copy);
+}
+}  // namespace detail
+
+// A tied input ("0"): the value that starts in its output's register, read as a "+" operand's.
+template <char C, typename T>
+Bound tied(const T& value) {
+  Bound b;
+  b.bits = detail::operand_bits<C>(value);
+  return b;
+}
+
 template <char C, typename T>
 Bound inout(T& lvalue) {
   Bound b = out<C>(lvalue);
-  b.bits = detail::to_bits<C>(lvalue);
+  b.bits = detail::operand_bits<C>(lvalue);
   return b;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda_cpu/chevron.h"
 #include "cuda_cpu/device_functions.h"
 #include "cuda_cpu/inline_ptx.h"
 #include "cuda_cpu/runtime_hooks.h"
@@ -27,4 +28,20 @@
 // that block on itself (as fibers), so this is exactly one instance per running block.
 // At block scope, thread_local implies static. `used` keeps the optimizer from reasoning
 // about the array as private to one thread: it is shared, and a barrier may change it.
+// An alignas(...) written after __shared__ (`__shared__ alignas(128) T x[N];`) is moved to the
+// front of its declaration by the build's PTX rewriting (engine/tools/shared_alignment.h),
+// which looks for exactly this expansion.
 #define __shared__ thread_local __attribute__((used))
+
+namespace cuda_cpu {
+// The alignment an alignas(...) argument asks for, a type's or a number: the build checks an
+// extern __shared__ array's against its storage's (engine/tools/dynamic_shared_binding.h).
+template <typename T>
+constexpr unsigned long alignas_argument() {
+  return alignof(T);
+}
+template <unsigned long N>
+constexpr unsigned long alignas_argument() {
+  return N;
+}
+}  // namespace cuda_cpu

@@ -28,8 +28,10 @@ enum class FindingKind {
   deadlock,              // threads wait (mbarrier, named barrier) for what no thread can still give
   async_proxy,           // shared memory used against the asynchronous units (TMA, wgmma)
   cluster_order,         // another CTA of the cluster used before a cluster barrier orders it, or after it exited
+  proxy_fence,           // shared memory written by a thread and read by the async proxy with no fence.proxy.async
+  wgmma_accumulator,     // a wgmma's accumulator registers used before the wgmma.wait_group of its group
 };
-inline constexpr std::size_t kFindingKinds = 16;
+inline constexpr std::size_t kFindingKinds = 18;
 
 struct SourceLocation {
   std::string file;
@@ -119,6 +121,12 @@ struct Finding {
   // cluster_order: why the use of another CTA of the cluster (its rank: other_rank) was unsafe,
   // and what was used: its shared memory (read or written, is_write) or one of its mbarriers
   // (op says how: an arrival, a tensor copy completing it).
+  // proxy_fence: the asynchronous operation that read the bytes (the finding's thread issued it,
+  // at `at`); `other` wrote them with a generic-proxy store at `other_at`.
+  // wgmma_accumulator: `at` is the access (is_write) of the thread's accumulator `index`
+  // (0-based register of the wgmma's output list, -1 when not known); `other_at` the wgmma.
+  enum class ProxyReader { none, tensor_store, wgmma } proxy_reader = ProxyReader::none;
+
   enum class ClusterUse {
     none,
     before_cluster_barrier,    // the thread has waited at no cluster barrier yet

@@ -47,6 +47,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
     reader_site_.assign(words, 0);
     written_.assign(words, 0);
     in_flight_.assign(words, InFlight{});
+    proxy_.assign(words, ProxyWrite{});
   }
   fast_path.shared_lo = shared_lo_;
   // Without a shadow (a kernel built without instrumentation) nothing calls the callbacks.
@@ -55,6 +56,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.writer_site = writer_site_.data();
   fast_path.reader_site = reader_site_.data();
   fast_path.written = written_.data();
+  fast_path.proxy = proxy_.data();
   fast_path.epoch = epoch_;
   fast_path.arena_base = arena_->base();
   fast_path.buffer_begin = arena_->buffer_begins();
@@ -66,6 +68,8 @@ void AccessChecks::new_block() {
   for (const Region& r : regions_) std::memset(reinterpret_cast<void*>(r.begin), kSharedPoison, r.usable);
   std::fill(written_.begin(), written_.end(), 0);
   async_.clear();
+  proxy_reported_.clear();
+  accumulators_watched_ = false;
   fast_path.epoch = ++epoch_;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
@@ -113,6 +117,8 @@ void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site
   std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
   if (!async_.empty())
     for (std::size_t i = first; i <= last; ++i) async_access(i, a, size, write, site, t);
+  if (write)
+    for (std::size_t i = first; i <= last; ++i) proxy_[i] = ProxyWrite{t.proxy_fences, id_of(t), 0, site};
   for (std::size_t i = first; i <= last; ++i) {
     // The bytes of word i this access covers.
     std::uintptr_t word = shared_lo_ + 4 * i;
@@ -496,6 +502,7 @@ void AccessChecks::tma_landed(std::uintptr_t a, unsigned size) {
   for (std::size_t i = first; i <= last && i < async_.size(); ++i) {
     async_[i].tma_pending = 0;
     written_[i] |= kAllBytesWritten;
+    proxy_[i] = ProxyWrite{};  // the async proxy's own write
     shadow_[i] = Word{};  // no thread wrote it: the mbarrier orders it for those who wait
   }
 }
@@ -506,6 +513,7 @@ void AccessChecks::written_from_other_cta(std::uintptr_t a, unsigned size) {
   for (std::size_t i = first; i <= last && i < shadow_.size(); ++i) {
     written_[i] |= kAllBytesWritten;
     shadow_[i] = Word{};
+    proxy_[i] = ProxyWrite{};  // another CTA's thread: its fences are not followed here
   }
 }
 
@@ -563,6 +571,77 @@ bool AccessChecks::async_read(std::uintptr_t a, unsigned size, unsigned swizzle_
     }
   }
   return true;
+}
+
+// --- The async proxy's rules ------------------------------------------------------------------
+
+void AccessChecks::proxy_read(std::uintptr_t a, unsigned size, Finding::ProxyReader reader, Site site,
+                              CudaThread& t) {
+  if (proxy_.empty()) return;
+  std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  for (std::size_t i = first; i <= last && i < proxy_.size(); ++i) {
+    ProxyWrite& w = proxy_[i];
+    if (w.writer == 0 || worker_->thread(w.writer - 1u).proxy_fences != w.fences) continue;
+    // Once per word and block: a loop that rewrites the buffer makes the same mistake again.
+    if (proxy_reported_.empty()) proxy_reported_.assign(proxy_.size(), 0);
+    if (proxy_reported_[i]) continue;
+    proxy_reported_[i] = 1;
+    RawFinding f{};
+    f.kind = FindingKind::proxy_fence;
+    f.block = worker_->current_block();
+    f.thread = t.linear;
+    f.proxy_reader = static_cast<std::uint32_t>(reader);
+    std::uintptr_t word = shared_lo_ + 4 * i;
+    fill_shared_place(f, word > a ? word : a, size < 4 ? size : 4);
+    fill_site(f, site, false);
+    f.other_thread = w.writer - 1u;
+    f.other_is_write = 1;
+    fill_site(f, w.site, true);
+    plan_->report->add(f);
+  }
+}
+
+void AccessChecks::accumulators_issued(CudaThread& t, std::uintptr_t begin, std::uintptr_t end, std::uint32_t group,
+                                       Site site) {
+  // A chain of wgmmas on the same accumulators (PTX orders those): the newest group owns them.
+  for (CudaThread::Accumulators& r : t.accumulators)
+    if (r.begin == begin && r.end == end) {
+      r.group = group;
+      r.site = site;
+      return;
+    }
+  t.accumulators.push_back({begin, end, group, site});
+  accumulators_watched_ = true;
+  fast_path.full_checks_only = true;
+}
+
+void AccessChecks::accumulators_retired(CudaThread& t, std::uint32_t retired) {
+  auto& list = t.accumulators;
+  for (std::size_t i = list.size(); i-- > 0;)
+    if (list[i].group < retired) list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+// A load or store of kernel code on the thread's stack while wgmmas own some of it: their
+// accumulators may not be read or written until a wgmma.wait_group retires their group.
+void AccessChecks::accumulator_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
+  if (t.writing_outputs) return;  // the engine writes an asm statement's results back
+  for (std::size_t i = 0; i < t.accumulators.size(); ++i) {
+    const CudaThread::Accumulators& r = t.accumulators[i];
+    if (a + size <= r.begin || a >= r.end) continue;
+    RawFinding f{};
+    f.kind = FindingKind::wgmma_accumulator;
+    f.block = worker_->current_block();
+    f.thread = t.linear;
+    f.is_write = write;
+    f.access_size = size;
+    fill_site(f, site, false);
+    f.other_thread = t.linear;
+    fill_site(f, r.site, true);
+    // Once per wgmma: the thread goes on with the values the engine wrote at the issue.
+    t.accumulators.erase(t.accumulators.begin() + static_cast<std::ptrdiff_t>(i));
+    plan_->report->add(f);
+    return;
+  }
 }
 
 }  // namespace engine::cpu

@@ -52,6 +52,8 @@ struct FastPath {
   const std::uint32_t* warp_syncs = nullptr;  // the running thread's warp's __syncwarp count
   std::uint8_t* written = nullptr;  // AccessChecks' per-word bytes written since the block started
   MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
+  void* proxy = nullptr;                        // AccessChecks' per-word last generic write (ProxyWrite)
+  const std::uint32_t* proxy_fences = nullptr;  // the running thread's fence.proxy.async count
 };
 extern __thread FastPath fast_path;
 
@@ -80,6 +82,9 @@ class AccessChecks {
       if (!arena_->inside_buffer(a, size)) out_of_bounds(a, size, write, site, t);
       if (!write) ++t.global_loads;
       if (write && async_sources_ > 0) source_write(a, size, site, t);
+    } else if (!t.accumulators.empty()) {
+      // The thread's own stack: its C++ variables that a wgmma still owns.
+      accumulator_access(a, size, write, site, t);
     }
     // Anything else is the thread's own stack or the program's data: not device memory.
   }
@@ -114,6 +119,19 @@ class AccessChecks {
   // Returns false after a finding.
   bool async_read(std::uintptr_t a, unsigned size, unsigned swizzle_bytes, Site site, CudaThread& t);
   bool async_active() const { return !async_.empty(); }
+  // The async proxy reads shared memory for a thread's instruction (a tensor store, a wgmma's
+  // operands): bytes whose last write was a generic-proxy store of a thread that has executed
+  // no fence.proxy.async since are a proxy_fence finding (once per word).
+  void proxy_read(std::uintptr_t a, unsigned size, Finding::ProxyReader reader, Site site, CudaThread& t);
+  // fence.proxy.async by `t`: its generic writes so far are ordered before the async proxy.
+  static void proxy_fence(CudaThread& t) { ++t.proxy_fences; }
+  // wgmma.mma_async wrote `t`'s accumulators, the C++ variables at [begin, end), for `group`;
+  // wgmma.wait_group retired every group before `retired`.
+  void accumulators_issued(CudaThread& t, std::uintptr_t begin, std::uintptr_t end, std::uint32_t group, Site site);
+  static void accumulators_retired(CudaThread& t, std::uint32_t retired);
+  // A load or store of `t`'s stack that may touch accumulators a wgmma still owns: a
+  // wgmma_accumulator finding (once per wgmma).
+  void accumulator_access(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
   // Global memory a tensor copy reads or writes for a thread: inside a buffer, or an
   // out-of-bounds finding (not counted in the thread's loads: the copy engine made them).
   void async_global_read(std::uintptr_t a, unsigned size, Site site, CudaThread& t) {
@@ -153,6 +171,16 @@ class AccessChecks {
     // Accesses narrower than the word (halves, bytes) were made to it since the barrier:
     // its bytes are tracked one by one in ByteWord instead.
     std::uint8_t by_bytes = 0, unused = 0;
+  };
+  // The last generic-proxy write of a shared word (any thread's store, st.shared, stmatrix, a
+  // copy the compiler made), public for the fast path: its thread and that thread's
+  // fence.proxy.async count then. Kept across barriers; in a word that was written in this
+  // block it is always this block's (the async proxy's own writes clear it).
+  struct ProxyWrite {
+    std::uint32_t fences = 0;
+    std::uint16_t writer = 0;  // thread + 1; 0: none, or the async proxy wrote it last
+    std::uint16_t unused = 0;
+    Site site = 0;
   };
 
  private:
@@ -206,6 +234,8 @@ class AccessChecks {
   std::uintptr_t shared_lo_ = 0, shared_span_ = 0;
   std::vector<Word> shadow_;
   std::vector<Site> writer_site_, reader_site_;
+  std::vector<ProxyWrite> proxy_;
+  std::vector<std::uint8_t> proxy_reported_;  // per word, this block: a proxy_fence finding was made
   // Per shared word, since the block started: bit k set once byte k was written (by the
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
@@ -235,7 +265,12 @@ class AccessChecks {
   std::vector<SourceRange> sources_;
   std::size_t async_sources_ = 0;
   std::uint32_t epoch_ = 1;
-  void refresh_fast_path() { fast_path.full_checks_only = in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty(); }
+  // A wgmma's accumulators were watched in this block: the thread's stack accesses go the full way.
+  bool accumulators_watched_ = false;
+  void refresh_fast_path() {
+    fast_path.full_checks_only =
+        in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty() || accumulators_watched_;
+  }
 };
 
 }  // namespace engine::cpu

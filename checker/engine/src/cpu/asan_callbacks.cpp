@@ -71,6 +71,7 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
         } else if ((w.writer == 0 || w.writer == f.me) && (w.reader == 0 || w.reader == f.me) && !w.many_readers) {
           w.writer = f.me, w.writer_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.writer_site[i] = site;
           f.written[i] |= engine::cpu::kAllBytesWritten;
+          static_cast<AccessChecks::ProxyWrite*>(f.proxy)[i] = AccessChecks::ProxyWrite{*f.proxy_fences, f.me, 0, site};
           return;
         }
       }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "async_copies.h"
 #include "block_sync.h"
@@ -26,6 +27,19 @@ struct CudaThread {
   int predicate = 0;  // __syncthreads_count/and/or
   std::uint64_t global_loads = 0;
   PendingCopies copies;  // its asynchronous copies in flight
+  // fence.proxy.async (any form covering shared memory) executed so far: a generic write to
+  // shared memory made at a lower count is ordered before the async proxy.
+  std::uint32_t proxy_fences = 0;
+  // The C++ variables a wgmma.mma_async writes its accumulators to (the asm's output operands,
+  // on this thread's stack), until a wgmma.wait_group retires `group`: any other access to them
+  // is undefined behaviour in PTX.
+  struct Accumulators {
+    std::uintptr_t begin = 0, end = 0;
+    std::uint32_t group = 0;
+    std::uintptr_t site = 0;  // the wgmma's code address
+  };
+  std::vector<Accumulators> accumulators;
+  bool writing_outputs = false;  // the engine stores an inline-PTX statement's outputs
 };
 
 }  // namespace engine::cpu

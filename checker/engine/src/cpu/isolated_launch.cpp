@@ -16,6 +16,7 @@
 #include <string>
 
 #include "device_arena.h"
+#include "device_globals.h"
 #include "grid_runner.h"
 #include "source_lines.h"
 
@@ -102,7 +103,7 @@ class Translator {
     bool has_place = r.kind == FindingKind::out_of_bounds || r.kind == FindingKind::shared_out_of_bounds ||
                      r.kind == FindingKind::shared_race || r.kind == FindingKind::misaligned ||
                      r.kind == FindingKind::async_copy || r.kind == FindingKind::uninitialized_shared ||
-                     r.kind == FindingKind::async_proxy;
+                     r.kind == FindingKind::async_proxy || r.kind == FindingKind::proxy_fence;
     if (has_place && !r.is_shared) {
       const DeviceArena::Buffer& b = DeviceArena::instance().slot(r.slot);
       f.buffer = b.name;
@@ -131,7 +132,8 @@ class Translator {
       f.index = element_at(r.byte_offset, element);
       f.buffer_elements = static_cast<long long>(bytes / element);
     }
-    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy || r.kind == FindingKind::async_proxy) {
+    if (r.kind == FindingKind::shared_race || r.kind == FindingKind::async_copy || r.kind == FindingKind::async_proxy ||
+        r.kind == FindingKind::proxy_fence || r.kind == FindingKind::wgmma_accumulator) {
       f.other = coord(r.block, r.other_thread);
       f.other_is_write = r.other_is_write;
       if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
@@ -173,6 +175,7 @@ class Translator {
     f.misuse_limit = r.misuse_limit;
     f.misuse_subject = r.misuse_subject ? r.misuse_subject : "";
     f.async_use = static_cast<Finding::AsyncUse>(r.async_use);
+    f.proxy_reader = static_cast<Finding::ProxyReader>(r.proxy_reader);
     f.cluster_use = static_cast<Finding::ClusterUse>(r.cluster_use);
     f.other_rank = r.other_rank;
     f.cluster_mbarrier = r.cluster_mbarrier != 0;
@@ -232,12 +235,14 @@ LaunchResult launch_isolated(GridPlan& plan) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw Error("cannot create a pipe: " + std::string(std::strerror(errno)));
   std::fflush(nullptr);  // or the child would print the parent's buffered output again
+  DeviceGlobals globals;
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid < 0) throw Error("cannot fork the CPU-backend worker: " + std::string(std::strerror(errno)));
   if (pid == 0) {
     close(pipe_fds[0]);
     int status = run_grid(plan);
+    if (status == 0) globals.save();
     std::fflush(nullptr);
     _exit(status);
   }
@@ -284,6 +289,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0) globals.restore();
   result.stats.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (timed_out) return result;

@@ -54,6 +54,7 @@ struct RawFinding {
   RawGroup groups[kMaxGroups];
   char detail[160];
   std::uint32_t async_use, swizzle_written, swizzle_read;  // async_proxy findings
+  std::uint32_t proxy_reader;                              // proxy_fence findings: Finding::ProxyReader
   std::uint32_t cluster_use, other_rank, cluster_mbarrier;  // cluster_order findings
   std::uint32_t misuse;                        // warp_misuse: Finding::Misuse
   std::int64_t misuse_value, misuse_limit;

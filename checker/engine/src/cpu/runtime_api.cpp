@@ -2,17 +2,22 @@
 // (cuda_cpu/runtime_api.h, cuda_cpu/compat/cublas_v2.h), over the CPU backend's memory.
 #include "cuda_cpu/runtime_api.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "cpu_backend.h"
+#include "cuda_cpu/chevron.h"
 #include "cuda_cpu/compat/cublas_v2.h"
 #include "cuda_cpu/host_launch.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
+#include "symbol_table.h"
 #include "engine/backend.h"
 
 using engine::cpu::DeviceArena;
@@ -29,6 +34,13 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorInvalidClusterSize: return "a kernel launch error has occurred due to cluster misconfiguration";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorAssert: return "device-side assert triggered";
   }
   return "unrecognized error code";
 }
@@ -45,6 +57,13 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorAssert: return "cudaErrorAssert";
   }
   return "cudaErrorUnknown";
 }
@@ -52,9 +71,14 @@ const char* cudaGetErrorName(cudaError_t error) {
 namespace {
 
 // The error of the last launch from host code (the checkers' own launches report theirs
-// themselves), per OS thread as CUDA keeps it.
+// themselves), per OS thread as CUDA keeps it. A kernel that crashed, timed out or failed an
+// assert() leaves a sticky error, as it corrupts a GPU's context: every later synchronizing
+// call and launch returns it.
 thread_local cudaError_t last_error = cudaSuccess;
 thread_local engine::LaunchResult last_launch;
+cudaError_t sticky_error = cudaSuccess;
+cuda_cpu::HostLaunchObserver launch_observer = nullptr;
+cuda_cpu::NotModelledObserver not_modelled_observer = nullptr;
 
 std::map<const void*, const engine::KernelImage*>& kernel_images() {
   static std::map<const void*, const engine::KernelImage*> images;
@@ -65,6 +89,7 @@ std::mutex& kernel_images_lock() {
   return lock;
 }
 
+// The refusal's error, or the error a kernel that ran leaves behind.
 cudaError_t error_of(const engine::LaunchResult& r) {
   using W = engine::LaunchRejection::Why;
   switch (r.rejected.why) {
@@ -77,21 +102,105 @@ cudaError_t error_of(const engine::LaunchResult& r) {
     case W::tensor_map_refused: return cudaErrorInvalidValue;
     default: return cudaErrorInvalidConfiguration;
   }
-  if (r.total(engine::FindingKind::fault) || r.total(engine::FindingKind::timeout)) return cudaErrorLaunchFailure;
+  if (r.total(engine::FindingKind::timeout)) return cudaErrorLaunchTimeout;
+  if (r.total(engine::FindingKind::assertion)) return cudaErrorAssert;
+  if (r.total(engine::FindingKind::fault)) return cudaErrorLaunchFailure;
   return cudaSuccess;
 }
 
+bool sticky(cudaError_t e) {
+  return e == cudaErrorLaunchTimeout || e == cudaErrorAssert || e == cudaErrorLaunchFailure ||
+         e == cudaErrorIllegalAddress;
+}
+
+cudaError_t host_launch(const engine::KernelImage& image, const engine::LaunchConfig& config, void** args,
+                        const char* name, const char* file, unsigned line) {
+  static const std::unique_ptr<engine::Backend> backend = engine::cpu::make_cpu_backend();
+  cuda_cpu::HostLaunch facts;
+  facts.kernel = name;
+  facts.file = file;
+  facts.line = line;
+  facts.grid = config.grid;
+  facts.block = config.block;
+  facts.cluster = config.cluster;
+  facts.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  cudaError_t error = sticky_error;
+  if (error == cudaSuccess) {
+    try {
+      last_launch = backend->launch(image, config, args, engine::RunOptions{});
+      facts.ran = !last_launch.rejected.refused();
+      error = error_of(last_launch);
+    } catch (const engine::Error&) {
+      last_launch = engine::LaunchResult{};
+      error = cudaErrorLaunchFailure;
+    }
+    if (sticky(error)) sticky_error = error;
+  } else {
+    last_launch = engine::LaunchResult{};
+  }
+  facts.result = &last_launch;
+  facts.cuda_error = error;
+  facts.cuda_error_name = cudaGetErrorName(error);
+  if (launch_observer) launch_observer(facts);
+  return last_error = error;
+}
+
+// A whole program's kernels, as cudaLaunchKernel(Ex) describes them (cuda_cpu::run_as_program).
+struct Described {
+  std::string name;
+  cuda_cpu::KernelType type;
+};
+struct ProgramStorage {
+  bool on = false;
+  void* (*dynamic_shared)() = nullptr;
+  std::size_t bytes = 0;
+  bool instrumented = false;
+} program;
+std::map<const void*, Described>& described() {
+  static std::map<const void*, Described> kernels;
+  return kernels;
+}
+
+const engine::KernelImage& site_image(const cuda_cpu::ChevronSite& site, const void* kernel,
+                                      const cuda_cpu::KernelType& type);
+
 cudaError_t host_launch(const void* kernel, const engine::LaunchConfig& config, void** args) {
   const engine::KernelImage* image = cuda_cpu::registered_kernel_image(kernel);
-  if (image == nullptr) return last_error = cudaErrorInvalidDeviceFunction;
-  static const std::unique_ptr<engine::Backend> backend = engine::cpu::make_cpu_backend();
-  try {
-    last_launch = backend->launch(*image, config, args, engine::RunOptions{});
-  } catch (const engine::Error&) {
-    last_launch = engine::LaunchResult{};
-    return last_error = cudaErrorLaunchFailure;
+  if (image == nullptr && program.on) {
+    std::map<const void*, Described>::iterator found;
+    {
+      std::lock_guard<std::mutex> hold(kernel_images_lock());
+      found = described().find(kernel);
+      if (found == described().end()) return last_error = cudaErrorInvalidDeviceFunction;
+    }
+    cuda_cpu::ChevronSite site{found->second.name.c_str(), "", 0, program.dynamic_shared, program.bytes,
+                               program.instrumented};
+    image = &site_image(site, kernel, found->second.type);
   }
-  return last_error = error_of(last_launch);
+  if (image == nullptr) return last_error = cudaErrorInvalidDeviceFunction;
+  return host_launch(*image, config, args, image->name, "", 0);
+}
+
+// The image of a kernel that no build exports, made at its first launch from what the
+// launch's site knows; kept for the program's life.
+const engine::KernelImage& site_image(const cuda_cpu::ChevronSite& site, const void* kernel,
+                                      const cuda_cpu::KernelType& type) {
+  // Images keep the site's strings: names from the symbol table live in described().
+  static std::map<const void*, std::unique_ptr<engine::KernelImage>> made;
+  std::lock_guard<std::mutex> hold(kernel_images_lock());
+  std::unique_ptr<engine::KernelImage>& image = made[kernel];
+  if (!image) {
+    image = std::make_unique<engine::KernelImage>();
+    image->name = site.kernel;
+    image->signature = type.signature;
+    image->cpu_invoke = type.invoke;
+    image->address = kernel;
+    image->instrumented = site.instrumented;
+    image->source = site.file;
+    image->dynamic_shared = site.dynamic_shared;
+    image->dynamic_shared_capacity = site.dynamic_shared_bytes;
+  }
+  return *image;
 }
 
 }  // namespace
@@ -110,9 +219,47 @@ const engine::KernelImage* cuda_cpu::registered_kernel_image(const void* kernel)
 
 const engine::LaunchResult& cuda_cpu::last_host_launch() { return last_launch; }
 
+void cuda_cpu::observe_host_launches(HostLaunchObserver observer) { launch_observer = observer; }
+
+void cuda_cpu::run_as_program(void* (*dynamic_shared)(), std::size_t dynamic_shared_bytes, bool instrumented) {
+  program = ProgramStorage{true, dynamic_shared, dynamic_shared_bytes, instrumented};
+}
+
+void cuda_cpu::describe_kernel(const void* kernel, const char* signature, void (*invoke)(void* const*)) {
+  if (!program.on) return;
+  std::lock_guard<std::mutex> hold(kernel_images_lock());
+  if (described().count(kernel)) return;
+  std::string name = engine::cpu::SymbolTable::self().function_at(reinterpret_cast<std::uintptr_t>(kernel));
+  described()[kernel] = Described{name.empty() ? "a kernel" : name, KernelType{signature, invoke}};
+}
+void cuda_cpu::observe_not_modelled(NotModelledObserver observer) { not_modelled_observer = observer; }
+
+void cuda_cpu::not_modelled(const char* call) {
+  if (not_modelled_observer) {
+    not_modelled_observer(call);
+  } else {
+    std::fprintf(stderr, "%s is not modelled by the CPU backend: the program stops here.\n", call);
+  }
+  std::fflush(nullptr);
+  std::_Exit(125);
+}
+
+cudaError_t cuda_cpu::launch_at(const ChevronSite& site, const void* kernel, const KernelType& type,
+                                const ChevronConfig& c, void** args) {
+  engine::LaunchConfig config;
+  config.grid = engine::Dim3(c.grid.x, c.grid.y, c.grid.z);
+  config.block = engine::Dim3(c.block.x, c.block.y, c.block.z);
+  config.dynamic_shared_bytes = c.shared;
+  const engine::KernelImage* image = registered_kernel_image(kernel);
+  return host_launch(image ? *image : site_image(site, kernel, type), config, args, site.kernel, site.file,
+                     site.line);
+}
+
+cudaError_t cuda_cpu_sticky_error() { return sticky_error; }
+
 cudaError_t cudaGetLastError() {
   cudaError_t e = last_error;
-  last_error = cudaSuccess;
+  last_error = sticky_error;
   return e;
 }
 cudaError_t cudaPeekAtLastError() { return last_error; }
@@ -142,13 +289,28 @@ cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** a
   c.dynamic_shared_bytes = dynamic_shared_bytes;
   return host_launch(kernel, c, args);
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }  // launches are synchronous here
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+// Launches are synchronous here: what is left to report is a sticky error.
+cudaError_t cudaDeviceSynchronize() { return sticky_error; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return sticky_error; }
 
-cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+cudaError_t(cudaMalloc)(void** pointer, std::size_t bytes) {
+  return cuda_cpu_malloc(pointer, bytes, 1, nullptr, false);
+}
+
+cudaError_t cuda_cpu_malloc(void** pointer, std::size_t bytes, std::size_t element_size, const char* expression,
+                            bool managed) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
+  // "&d_out" or "(void**)&d_out" names d_out.
+  std::string name = expression ? expression : "";
+  if (!name.empty() && name[0] == '(') {
+    std::size_t close = name.find(')');
+    name = close == std::string::npos ? name : name.substr(close + 1);
+  }
+  name.erase(0, name.find_first_not_of(" \t&"));
+  if (name.empty()) name = managed ? "a cudaMallocManaged buffer" : "a cudaMalloc buffer";
+  if (element_size == 0 || bytes % element_size != 0) element_size = 1;
   try {
-    *pointer = DeviceArena::instance().allocate(bytes, 1, "a cudaMalloc buffer");
+    *pointer = DeviceArena::instance().allocate(bytes, element_size, name);
     return cudaSuccess;
   } catch (const engine::Error&) {
     return cudaErrorMemoryAllocation;
@@ -160,13 +322,26 @@ cudaError_t cudaFree(void* pointer) {
   return cudaSuccess;
 }
 
+// Device and host memory are one here; a device pointer is checked where the arena can tell:
+// the bytes must lie inside a live buffer, as CUDA requires.
+static bool device_range_ok(const void* p, std::size_t bytes) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  const DeviceArena& arena = DeviceArena::instance();
+  if (!arena.contains(a)) return p != nullptr || bytes == 0;
+  return arena.slot_of(a).live && a + bytes <= arena.slot_of(a).end;
+}
+
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (sticky_error != cudaSuccess) return sticky_error;
+  if (!device_range_ok(dst, bytes) || !device_range_ok(src, bytes)) return cudaErrorInvalidValue;
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  if (sticky_error != cudaSuccess) return sticky_error;
+  if (!device_range_ok(pointer, bytes)) return cudaErrorInvalidValue;
   std::memset(pointer, value, bytes);
   return cudaSuccess;
 }

@@ -57,6 +57,27 @@ SymbolTable::SymbolTable() {
   loaded_ = !symbols_.empty();
 }
 
+std::string SymbolTable::function_at(std::uintptr_t runtime_address) const {
+  const std::uintptr_t address = file_address(runtime_address);
+  for (const Symbol& s : symbols_) {
+    if (s.type != STT_FUNC || s.value != address) continue;
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(s.name.c_str(), nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled ? demangled : s.name;
+    std::free(demangled);
+    if (name.compare(0, 5, "void ") == 0) name.erase(0, 5);  // a function template's return type
+    // Cut the parameter list: the last '(' outside template arguments.
+    int depth = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      if (name[i] == '<') ++depth;
+      else if (name[i] == '>') --depth;
+      else if (name[i] == '(' && depth == 0 && i > 0) return name.substr(0, i);
+    }
+    return name;
+  }
+  return "";
+}
+
 const SymbolTable& SymbolTable::self() {
   static const SymbolTable table;
   return table;

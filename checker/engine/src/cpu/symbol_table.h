@@ -20,6 +20,9 @@ class SymbolTable {
     return runtime_address - load_bias_;
   }
   bool loaded() const { return loaded_; }
+  // The function that starts at this code address, demangled and without its parameters
+  // ("helpers::add<int>"), or "" when the table has none.
+  std::string function_at(std::uintptr_t runtime_address) const;
 
  private:
   SymbolTable();

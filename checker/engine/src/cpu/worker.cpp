@@ -125,6 +125,7 @@ void Worker::switch_to(unsigned self, unsigned target) {
     builtin_thread_idx = threads_[target].thread_idx;
     fast_path.me = static_cast<std::uint16_t>(target + 1);
     fast_path.loads = &threads_[target].global_loads;
+    fast_path.proxy_fences = &threads_[target].proxy_fences;
     fast_path.warp_syncs = &warp_syncs_[threads_[target].warp];
   } else {
     current_thread = nullptr;
@@ -302,6 +303,8 @@ void Worker::begin_block(std::uint64_t block) {
     t.state = CudaThread::State::ready;
     t.global_loads = 0;
     t.copies.reset();
+    t.proxy_fences = 0;
+    t.accumulators.clear();
   }
   std::fill(meetings_.begin(), meetings_.end(), WarpMeeting{});
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);

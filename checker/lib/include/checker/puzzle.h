@@ -119,6 +119,7 @@ struct PuzzleSpec {
     std::string baseline;                  // "sgemm" or "hgemm" (fp16 in, fp32 accumulate)
     std::optional<double> target_percent;  // of the baseline, on the reference solution
     std::optional<Dims> target_at;         // the shape the target is for (one of shapes); none: the largest
+    bool target_everywhere = false;        // "target_at": "every": the target holds at every timed shape
   } bench;
 
   std::string guard_hint;  // the fix for an out-of-bounds access, in this puzzle's names

@@ -184,6 +184,8 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
   lane.statement = &statement;
   lane.thread = current_thread;
   lane.site = reinterpret_cast<Site>(__builtin_return_address(0));
+  lane.bound = operands;
+  lane.bound_count = count;
   if (!statement.program) refuse(lane, statement.error ? statement.error : "its template could not be read");
   const ::ptx::Program& program = *static_cast<const ::ptx::Program*>(statement.program);
   lane.program = &program;
@@ -206,6 +208,17 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
     ::ptx::parse_constraints(statement.constraints, constraints, why);
     for (unsigned i = 0; i < count && i < constraints.size(); ++i)
       if (constraints[i].tied >= 0) regs[constraints[i].tied] = operands[i].bits;
+  }
+
+  // Other statements may not touch a wgmma's accumulators before its wait_group: their
+  // outputs, and their "+" inputs (read without the instrumentation, inline_ptx.h).
+  if (!lane.thread->accumulators.empty()) {
+    bool chains = false;  // a wgmma.mma_async may use the accumulators of earlier ones
+    for (const ::ptx::Instruction& in : program.code) chains |= in.op == ::ptx::Op::wgmma;
+    for (unsigned i = 0; i < count && !chains; ++i)
+      if (operands[i].address)
+        current_worker->checks().accumulator_access(reinterpret_cast<std::uintptr_t>(operands[i].address), 4, true,
+                                                    lane.site, *lane.thread);
   }
 
   const auto& code = program.code;
@@ -255,8 +268,12 @@ void cuda_cpu::ptx::execute(const Statement& statement, Bound* operands, unsigne
     }
     ++pc;
   }
+  // The stores are the kernel's code (instrumented): the wgmma's own results are not a use of
+  // its accumulators.
+  lane.thread->writing_outputs = true;
   for (unsigned i = 0; i < count; ++i)
     if (operands[i].store) operands[i].store(operands[i].address, regs[i]);
+  lane.thread->writing_outputs = false;
 }
 
 std::size_t cuda_cpu::shared_window_address(const void* generic) {

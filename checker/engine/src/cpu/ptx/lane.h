@@ -23,6 +23,9 @@ struct Lane {
   // findings name the asm line and, through the inlined frames, the kernel's line that
   // called the wrapper holding it.
   Site site = 0;
+  // The asm statement's operands as bound to the kernel's C++ values (outputs: their addresses).
+  const cuda_cpu::ptx::Bound* bound = nullptr;
+  unsigned bound_count = 0;
 };
 
 // An operand's value: a register (its low `bits` bits), an immediate, a special register.

@@ -134,6 +134,12 @@ void run_memory(Lane& lane, const ptx::Instruction& in) {
       return;
     }
     case ptx::Op::fence:
+      // A proxy fence that covers shared memory (not .global alone) orders this thread's
+      // generic writes before later async-proxy reads of them (tensor stores, wgmma).
+      if (in.text.rfind("fence.proxy.async", 0) == 0 &&
+          (in.text == "fence.proxy.async" || in.text.find(".shared") != std::string::npos))
+        AccessChecks::proxy_fence(*lane.thread);
+      return;
     case ptx::Op::nanosleep:
       // The CPU backend runs a block's threads one at a time and makes every write visible at
       // once: memory fences order nothing more, and there is nobody to sleep for.

@@ -55,6 +55,17 @@ Box box_of(Lane& lane, const cuda_cpu::EmulatedTensorMap& map, const ptx::Operan
     b.count[i] = map.box[i];
     b.elements *= map.box[i];
   }
+  // A box must start on 16 bytes in the contiguous dimension: on an H200 a float box at x = 1,
+  // 2, 3, 5, -1 or 65 stops the kernel with an illegal instruction, at x = 0, 4, 8, -4 or 64 it
+  // runs, whatever the other coordinates (tests/engine/test_hopper_guide.cpp).
+  if (map.interleave == 0 && b.coordinate[0] * static_cast<std::int64_t>(map.element_bytes) % 16 != 0) {
+    char what[200];
+    std::snprintf(what, sizeof what,
+                  "its first coordinate, %lld, is not a multiple of 16 bytes (of %u elements); on a GPU the "
+                  "kernel stops with an illegal instruction",
+                  static_cast<long long>(b.coordinate[0]), 16u / map.element_bytes);
+    refuse(lane, what);
+  }
   return b;
 }
 
@@ -186,6 +197,7 @@ void tensor_store(Lane& lane, const ptx::Instruction& in) {
   for_each_element(map, box, [&](std::uint64_t e, std::uint64_t target) {
     std::uintptr_t from = window + swizzled(source + e * element, map.swizzle_bytes);
     if (!w.checks().async_read(from, element, map.swizzle_bytes, lane.site, *lane.thread)) return;
+    w.checks().proxy_read(from, element, Finding::ProxyReader::tensor_store, lane.site, *lane.thread);
     w.checks().bulk_reads(from, element, thread, group, lane.site);
     if (target == 0) return;  // outside the tensor: not written
     w.checks().async_global_write(static_cast<std::uintptr_t>(target), element, lane.site, *lane.thread);

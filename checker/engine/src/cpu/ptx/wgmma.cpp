@@ -81,6 +81,7 @@ void read_operand(Lane& reader, const Descriptor& d, unsigned rows, bool mn_majo
         out[r * 16 + k] = 0;
         continue;
       }
+      w.checks().proxy_read(host, 2, Finding::ProxyReader::wgmma, reader.site, *reader.thread);
       w.checks().wgmma_reads(host, 2, warpgroup, group, reader.site);
       out[r * 16 + k] = element_value(reinterpret_cast<const unsigned char*>(host), t);
     }
@@ -131,6 +132,24 @@ void multiply(void* const* lanes, const ptx::Instruction& in) {
   if (scale_b < 0)
     for (float& x : b) x = -x;
   const int min_exponent = in.a_type == Type::f16 ? -14 : -126;
+  // The accumulators belong to the wgmma until a wait_group retires its group: the C++
+  // variables bound to its outputs (one range per thread when they are contiguous, as an
+  // array's elements are) are watched meanwhile (AccessChecks::accumulator_access).
+  for (unsigned l = 0; l < 128; ++l) {
+    Lane& me = lane_of(lanes, l);
+    std::uintptr_t lo = ~std::uintptr_t{0}, hi = 0;
+    unsigned bytes = 0;
+    for (const ptx::Operand& r : me.instruction->operands[0].elements) {
+      if (r.kind != ptx::Operand::Kind::reg || r.reg < 0 || static_cast<unsigned>(r.reg) >= me.bound_count) continue;
+      auto at = reinterpret_cast<std::uintptr_t>(me.bound[r.reg].address);
+      if (at == 0) continue;
+      lo = at < lo ? at : lo;
+      hi = at + 4 > hi ? at + 4 : hi;
+      bytes += 4;
+    }
+    if (bytes > 0 && hi - lo == bytes)
+      worker().checks().accumulators_issued(*me.thread, lo, hi, group, me.site);
+  }
   // D: for each 8 columns j, lane (warp w, g = lane / 4, t = lane % 4) holds rows 16 w + g and
   // + 8, columns 8 j + 2 t and + 1, in registers 4 j .. 4 j + 3.
   for (unsigned l = 0; l < 128; ++l) {
@@ -170,6 +189,7 @@ void complete(void* const* lanes, unsigned, const void* context) {
     case ptx::Op::wgmma_wait: {
       std::uint32_t keep = static_cast<std::uint32_t>(value(first, in.operands[0]));
       if (async.committed > keep && async.committed - keep > async.retired) async.retired = async.committed - keep;
+      for (unsigned l = 0; l < 128; ++l) AccessChecks::accumulators_retired(*lane_of(lanes, l).thread, async.retired);
       return;
     }
     case ptx::Op::setmaxnreg: {

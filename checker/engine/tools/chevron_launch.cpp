@@ -1,0 +1,288 @@
+#include "chevron_launch.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+// The tokens of a preprocessed file, as far as a launch needs them: identifiers, literals
+// (skipped whole, so that "<<<" inside a string is text), numbers and one-character
+// punctuators. Line markers give each token its file, line and whether it is in a system header.
+struct Token {
+  enum Kind { identifier, literal, number, punct } kind;
+  std::size_t begin, end;
+  long line;
+  std::size_t file;  // index into Tokens::files
+  bool system;
+};
+
+struct Tokens {
+  std::vector<Token> list;
+  std::vector<std::string> files{""};
+};
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+Tokens tokenize(const std::string& s) {
+  Tokens out;
+  std::size_t pos = 0, file = 0;
+  long line = 1;
+  bool system = false, line_start = true;
+  auto count_lines = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < s.size(); ++i) line += s[i] == '\n';
+  };
+  while (pos < s.size()) {
+    char c = s[pos];
+    if (c == '\n') {
+      ++line;
+      ++pos;
+      line_start = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++pos;
+      continue;
+    }
+    if (c == '#' && line_start) {  // # 12 "file" 1 3: the next line is line 12 of file
+      std::size_t end = s.find('\n', pos);
+      if (end == std::string::npos) end = s.size();
+      std::size_t i = pos + 1;
+      while (i < end && s[i] == ' ') ++i;
+      if (s.compare(i, 4, "line") == 0) i += 4;
+      while (i < end && s[i] == ' ') ++i;
+      if (i < end && std::isdigit(static_cast<unsigned char>(s[i]))) {
+        long number = std::strtol(s.c_str() + i, nullptr, 10);
+        std::size_t q = s.find('"', i);
+        if (q < end) {
+          std::size_t q2 = s.find('"', q + 1);
+          out.files.push_back(s.substr(q + 1, q2 - q - 1));
+          file = out.files.size() - 1;
+          system = q2 < end && s.substr(q2 + 1, end - q2 - 1).find(" 3") != std::string::npos;
+        }
+        line = number - 1;
+      }
+      pos = end;
+      continue;
+    }
+    line_start = false;
+    Token t{Token::punct, pos, pos + 1, line, file, system};
+    // Literals, with their encoding prefixes (L, u, U, u8) and raw strings (R"x(...)x").
+    std::size_t p = pos;
+    if (c == 'u' && p + 1 < s.size() && s[p + 1] == '8') p += 2;
+    else if (c == 'L' || c == 'u' || c == 'U') p += 1;
+    if (p < s.size() && s[p] == 'R' && p + 1 < s.size() && s[p + 1] == '"') {
+      std::size_t open = s.find('(', p + 2);
+      std::string delimiter = ")" + s.substr(p + 2, open - p - 2) + "\"";
+      std::size_t close = s.find(delimiter, open);
+      std::size_t end = close == std::string::npos ? s.size() : close + delimiter.size();
+      t.kind = Token::literal;
+      t.end = end;
+      count_lines(pos, end);
+    } else if (p < s.size() && (s[p] == '"' || s[p] == '\'') && (p == pos || p - pos <= 2)) {
+      char quote = s[p];
+      std::size_t i = p + 1;
+      while (i < s.size() && s[i] != quote) i += s[i] == '\\' ? 2 : 1;
+      t.kind = Token::literal;
+      t.end = i + 1 < s.size() ? i + 1 : s.size();
+      count_lines(pos, t.end);
+    } else if (ident_char(c) && !std::isdigit(static_cast<unsigned char>(c))) {
+      std::size_t i = pos;
+      while (i < s.size() && ident_char(s[i])) ++i;
+      t.kind = Token::identifier;
+      t.end = i;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               (c == '.' && pos + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[pos + 1])))) {
+      std::size_t i = pos + 1;
+      while (i < s.size()) {
+        char d = s[i];
+        if (ident_char(d) || d == '.') ++i;
+        else if ((d == '+' || d == '-') && std::strchr("eEpP", s[i - 1])) ++i;
+        else if (d == '\'' && i + 1 < s.size() && ident_char(s[i + 1])) ++i;
+        else break;
+      }
+      t.kind = Token::number;
+      t.end = i;
+    }
+    out.list.push_back(t);
+    pos = t.end;
+  }
+  return out;
+}
+
+class Launches {
+ public:
+  Launches(std::string& text, std::string& error) : s_(text), error_(error), t_(tokenize(text)) {}
+
+  bool run() {
+    struct Edit {
+      std::size_t begin, end;
+      std::string with;
+    };
+    std::vector<Edit> edits;
+    const auto& list = t_.list;
+    for (std::size_t i = 1; i + 2 < list.size(); ++i) {
+      if (list[i].system || !triple(i, '<')) continue;
+      if (list[i - 1].kind == Token::identifier && text(i - 1) == "operator") continue;  // operator<<<T>
+      if (!edits.empty() && list[i].begin < edits.back().end) continue;
+      std::size_t kernel = kernel_begin(i);
+      if (kernel == i) return fail(i, "a <<<...>>> launch needs a kernel before it");
+      std::size_t close = i + 3, depth = 0;
+      while (close + 2 < list.size() && !(depth == 0 && triple(close, '>'))) {
+        depth += opens(close);
+        depth -= closes(close) && depth > 0;
+        ++close;
+      }
+      if (close + 2 >= list.size()) return fail(i, "this <<<...>>> launch has no closing >>>");
+      std::size_t open = close + 3;
+      if (open >= list.size() || !is(open, '('))
+        return fail(close, "a <<<...>>> launch needs its argument list: kernel<<<grid, block>>>(arguments)");
+      std::size_t end = match(open);
+      if (end >= list.size()) return fail(open, "the argument list of this <<<...>>> launch has no closing ')'");
+      std::string config = s_.substr(list[i + 3].begin, list[close].begin - list[i + 3].begin);
+      std::string kernel_text = s_.substr(list[kernel].begin, list[i].begin - list[kernel].begin);
+      std::string args = s_.substr(list[open].end, list[end].begin - list[open].end);
+      bool no_args = args.find_first_not_of(" \t\r\n") == std::string::npos;
+      const Token& at = list[i];
+      std::string with = "::cuda_cpu::chevron_launch(::cuda_cpu::chevron_exact, ::cuda_cpu::ChevronSite{" +
+                         literal(squeeze(kernel_text)) + ", " + literal(t_.files[at.file]) + ", " +
+                         std::to_string(at.line) + ", " + storage() + "}, ::cuda_cpu::chevron_config(" + config +
+                         "), " + kernel_text + (no_args ? "" : ", " + args) + ")";
+      // Keep the line count: every later line keeps its number.
+      long lines = 0, kept = 0;
+      for (std::size_t b = list[kernel].begin; b < list[end].end; ++b) lines += s_[b] == '\n';
+      for (char ch : with) kept += ch == '\n';
+      if (lines > kept) with += std::string(static_cast<std::size_t>(lines - kept), '\n');
+      edits.push_back({list[kernel].begin, list[end].end, with});
+    }
+    for (auto e = edits.rbegin(); e != edits.rend(); ++e) s_.replace(e->begin, e->end - e->begin, e->with);
+    return true;
+  }
+
+ private:
+  std::string text(std::size_t i) const { return s_.substr(t_.list[i].begin, t_.list[i].end - t_.list[i].begin); }
+  bool is(std::size_t i, char c) const {
+    return i < t_.list.size() && t_.list[i].kind == Token::punct && s_[t_.list[i].begin] == c;
+  }
+  bool adjacent(std::size_t i) const { return t_.list[i].end == t_.list[i + 1].begin; }
+  bool triple(std::size_t i, char c) const {
+    return is(i, c) && is(i + 1, c) && is(i + 2, c) && adjacent(i) && adjacent(i + 1);
+  }
+  bool opens(std::size_t i) const { return is(i, '(') || is(i, '[') || is(i, '{'); }
+  bool closes(std::size_t i) const { return is(i, ')') || is(i, ']') || is(i, '}'); }
+
+  // The token closing the bracket opened at i (size() when there is none).
+  std::size_t match(std::size_t i) const {
+    int depth = 0;
+    for (std::size_t j = i; j < t_.list.size(); ++j) {
+      depth += opens(j);
+      depth -= closes(j);
+      if (depth == 0) return j;
+    }
+    return t_.list.size();
+  }
+  // Backwards: the token opening the bracket (or template argument list) closed at i.
+  std::size_t match_back(std::size_t i, char open, char close) const {
+    int depth = 0;
+    for (std::size_t j = i + 1; j-- > 0;) {
+      if (is(j, ')') && close != ')') {
+        j = match_back(j, '(', ')');
+        continue;
+      }
+      depth += is(j, close);
+      depth -= is(j, open);
+      if (depth == 0) return j;
+    }
+    return i + 1;
+  }
+
+  // The first token of the kernel expression before the launch at i: a name, qualified
+  // (ns::k, ::k, A::template k) and with template arguments (k<float, 4>), or a parenthesized
+  // expression ((*table[2])).
+  std::size_t kernel_begin(std::size_t i) const {
+    static const char* const keywords[] = {"return", "else", "do", "case", "throw", "co_return", "typename", "new"};
+    std::size_t k = i;  // one past the expression's first token so far
+    if (k > 0 && is(k - 1, ')')) {
+      std::size_t open = match_back(k - 1, '(', ')');
+      return open <= k - 1 ? open : i;
+    }
+    while (k > 0) {
+      std::size_t j = k - 1;
+      if (is(j, '>')) {
+        std::size_t open = match_back(j, '<', '>');
+        if (open > j || open == 0) return k;
+        j = open - 1;
+      }
+      if (t_.list[j].kind != Token::identifier) return k;
+      std::string word = text(j);
+      for (const char* w : keywords)
+        if (word == w) return k;
+      k = j;
+      // ns::template k<T>: the keyword belongs to the name after it.
+      std::size_t name = k;
+      if (k >= 3 && t_.list[k - 1].kind == Token::identifier && text(k - 1) == "template" && is(k - 2, ':')) --k;
+      if (k >= 2 && is(k - 1, ':') && is(k - 2, ':') && adjacent(k - 2)) {
+        k -= 2;
+        if (k == 0 || !(t_.list[k - 1].kind == Token::identifier || is(k - 1, '>'))) return k;
+        continue;
+      }
+      return name;
+    }
+    return k;
+  }
+
+  // The dynamic shared storage of the generated kernel file (checker/cmake/kernel_cpu.cpp.in
+  // and the program wrapper define it): a function returning this thread's instance, and its size.
+  std::string storage() {
+    if (storage_.empty()) {
+      const std::string definition = "thread_local unsigned char cuda_cpu_dynamic_shared_";
+      std::size_t at = s_.find(definition);
+      if (at == std::string::npos) {
+        storage_ = "nullptr, 0";
+      } else {
+        std::size_t begin = at + definition.size() - (sizeof "cuda_cpu_dynamic_shared_" - 1), end = begin;
+        while (end < s_.size() && ident_char(s_[end])) ++end;
+        std::string symbol = s_.substr(begin, end - begin);
+        storage_ = "+[]() -> void* { return " + symbol + "; }, sizeof(" + symbol + ")";
+      }
+    }
+    return storage_;
+  }
+
+  static std::string squeeze(const std::string& s) {
+    std::string out;
+    for (char c : s)
+      if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+      else if (!out.empty() && out.back() != ' ') out += ' ';
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+  static std::string literal(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  bool fail(std::size_t i, const std::string& message) {
+    const Token& t = t_.list[i];
+    error_ = t_.files[t.file] + ":" + std::to_string(t.line) + ":1: error: " + message;
+    return false;
+  }
+
+  std::string& s_;
+  std::string& error_;
+  Tokens t_;
+  std::string storage_;
+};
+
+}  // namespace
+
+bool rewrite_chevron_launches(std::string& text, std::string& error) {
+  if (text.find("<<<") == std::string::npos) return true;  // most kernel files: nothing to do
+  return Launches(text, error).run();
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Whole CUDA programs through `checker/run <program.cu>` (docs/programs.md): each program here
+is built and run as a student would run it, and what it printed, its exit status and the
+--json document are checked. tests/programs/CMakeLists.txt registers one CTest test per method:
+
+    PROGRAM_BUILD_DIR=build/cpu-only python3 tests/programs/test_programs.py <method>
+
+PROGRAM_BUILD_DIR is a configured, built build of the course whose engine the programs link.
+The GPU methods exit 77 with a "SKIPPED: ..." line where no GPU and nvcc are found.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+RUN = ROOT / "checker" / "run"
+
+
+def run(*args, cwd=HERE):
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run([str(RUN), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def gpu_present():
+    if not shutil.which("nvcc") and not Path("/usr/local/cuda/bin/nvcc").exists():
+        return "no nvcc"
+    if not shutil.which("nvidia-smi"):
+        return "no nvidia-smi"
+    listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
+    return None if "GPU " in listed else "nvidia-smi lists no GPU"
+
+
+def instrumented():
+    """Whether the build's kernels are instrumented (clang): loads and stores name their thread."""
+    settings = Path(os.environ.get("PROGRAM_BUILD_DIR", ROOT / "build" / "default")) / "program-export" / "settings.cmake"
+    try:
+        return "set(PROGRAM_EXPORT_PUZZLES_INSTRUMENTED [==[ON]==])" in settings.read_text(encoding="utf-8")
+    except OSError:
+        return True
+
+
+# Methods that need instrumented kernels (with g++, PRESET=gcc, a write past the end is only a canary).
+NEEDS_INSTRUMENTATION = {"test_an_out_of_bounds_write_is_printed_and_in_the_json_document"}
+
+
+class Programs(unittest.TestCase):
+    def test_a_program_with_streams_events_and_constant_memory_checks_its_own_result(self):
+        done = run("histogram_streams.cu")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("weighed 3000 values into 16 bins in some ms; 0 wrong", done.stdout)
+        self.assertIn("the histogram kernel set its __device__ flag", done.stdout)
+        self.assertIn("3 launches, no findings.", done.stderr)
+        self.assertIn("The program exited with status 0.", done.stderr)
+
+    def test_launch_forms_headers_and_runtime_queries(self):
+        done = run("launch_forms.cu", "-I", "include", "--json")
+        doc = json.loads(done.stdout)
+        self.assertIn("0 failed expectations", doc["stdout"])
+        self.assertIn("hello from block 1", doc["stdout"])
+        self.assertEqual(doc["exit_status"], 0)
+        launches = doc["launches"]
+        self.assertEqual([l["kernel"] for l in launches],
+                         ["fill", "fill", "helpers::add", "scale<int, 3>", "reverse_block", "sum_pair", "say_hello",
+                          "fill", "fill", "checks_its_input"])
+        self.assertEqual(launches[1]["grid"], [2, 1, 1])
+        self.assertEqual(launches[4]["dynamic_shared_bytes"], 512)
+        launched_ex = launches[7]  # cudaLaunchKernelEx: no line, clusters of two
+        self.assertEqual((launched_ex["at"], launched_ex["cluster"], launched_ex["cuda_error"]),
+                         (None, [2, 1, 1], "cudaSuccess"))
+        refused = launches[8]
+        self.assertFalse(refused["ran"])
+        self.assertEqual(refused["refused"]["code"], "too_many_threads")
+        self.assertEqual(refused["cuda_error"], "cudaErrorInvalidConfiguration")
+        failed = launches[9]
+        self.assertEqual(failed["cuda_error"], "cudaErrorAssert")
+        self.assertEqual([f["kind"] for f in failed["findings"]], ["assertion"])
+        self.assertEqual(failed["findings"][0]["at"]["line"], 40)
+        self.assertTrue(all(not l["findings"] for l in launches[:9]))
+        # Findings and refusals make checker/run fail although the program itself returned 0.
+        self.assertEqual(doc["status"], 1)
+        self.assertEqual(done.returncode, 1)
+
+    def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
+        done = run("off_by_one.cu")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("square: no error", done.stdout)
+        self.assertIn("Out-of-bounds write: thread (100,0) of block (0,0) wrote out[100] at line 7 of off_by_one.cu",
+                      done.stderr)
+        with tempfile.TemporaryDirectory() as work:
+            done = run(str(HERE / "off_by_one.cu"), "--json=report.json", cwd=work)
+            doc = json.loads((Path(work) / "report.json").read_text())
+        self.assertIsNone(doc["stdout"])  # with --json=FILE the program's output stays on stdout
+        self.assertIn("square: no error", done.stdout)
+        (launch,) = doc["launches"]
+        self.assertEqual((launch["kernel"], launch["grid"], launch["block"]), ("square", [1, 1, 1], [128, 1, 1]))
+        self.assertEqual(launch["at"]["line"], 16)
+        (finding,) = launch["findings"]
+        self.assertEqual((finding["kind"], finding["buffer"], finding["index"], finding["is_write"]),
+                         ("out_of_bounds", "out", 100, True))
+        self.assertEqual(finding["thread"], [100, 0, 0])
+        self.assertEqual(finding["at"]["line"], 7)
+        self.assertEqual(launch["finding_totals"], {"out_of_bounds": 1})
+        self.assertEqual((doc["exit_status"], doc["status"]), (0, 1))
+
+    def test_an_unmodelled_call_stops_the_program_and_names_itself(self):
+        done = run("unmodelled.cu", "--json")
+        doc = json.loads(done.stdout)
+        self.assertEqual(done.returncode, 125)
+        self.assertEqual(doc["not_modelled"], "cudaMallocPitch")
+        self.assertIn("before the call", doc["stdout"])
+        self.assertNotIn("after the call", doc["stdout"])
+        self.assertIn("cudaMallocPitch is not modelled by the CPU backend", done.stderr)
+
+    def test_bad_flags_missing_files_and_compile_errors(self):
+        done = run("histogram_streams.cu", "--frobnicate")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("unknown option --frobnicate", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        done = run("no_such_program.cu")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no_such_program.cu: no such file", done.stderr)
+        done = run("launch_forms.cu", "-I", "no_such_folder")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("no such folder", done.stderr)
+        # Without -I include, its header is missing: the compiler's own line, and exit 1.
+        done = run("launch_forms.cu")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("launch_forms.cu:13:10: fatal error: 'launch_helpers.cuh' file not found", done.stderr)
+        self.assertIn("launch_forms.cu did not compile.", done.stderr)
+
+
+class OnTheGpu(unittest.TestCase):
+    def test_the_same_programs_run_natively_with_backend_gpu(self):
+        done = run("histogram_streams.cu", "--backend=gpu")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("0 wrong", done.stdout)
+        self.assertIn("the histogram kernel set its __device__ flag", done.stdout)
+        done = run("launch_forms.cu", "-I", "include", "--backend=gpu")
+        self.assertIn("0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    name = sys.argv[1]
+    suite = unittest.TestSuite()
+    for case in (Programs, OnTheGpu):
+        if hasattr(case, name):
+            why = gpu_present() if case is OnTheGpu else None
+            if why:
+                print(f"SKIPPED: --backend=gpu needs a GPU and nvcc ({why})")
+                sys.exit(77)
+            if name in NEEDS_INSTRUMENTATION and not instrumented():
+                print("SKIPPED: this build's kernels are not instrumented (g++), so a finding names no thread")
+                sys.exit(77)
+            suite.addTest(case(name))
+    if not suite.countTestCases():
+        print(f"no test called {name}", file=sys.stderr)
+        sys.exit(2)
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)
