@@ -19,6 +19,9 @@ DEVCONTAINER = ROOT / ".devcontainer"
 INSTALLER = "checker/install-packages"
 PACKAGE_LIST = "checker/debian-packages.txt"
 CLANGD = "llvm-vs-code-extensions.vscode-clangd"
+# Where the build links the compilation database of the tree configured last
+# (checker/cmake/EditorDatabase.cmake).
+DATABASE = "build/compile_commands.json"
 # A dated tag of Debian's official image (bookworm-20250520-slim) or any image by digest.
 DATED_TAG = re.compile(r"(^|-)(19|20)\d{6}(-|$)")
 DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
@@ -170,8 +173,9 @@ def config_problems(config, folder, root):
     vscode = config.get("customizations", {}).get("vscode", {})
     if CLANGD not in vscode.get("extensions", []):
         problems.append(f"the clangd extension ({CLANGD}) is not recommended")
-    if "--compile-commands-dir=${containerWorkspaceFolder}" not in vscode.get("settings", {}).get("clangd.arguments", []):
-        problems.append("clangd is not pointed at the checkout's compile_commands.json")
+    wanted = "--compile-commands-dir=${containerWorkspaceFolder}/" + DATABASE.rsplit("/", 1)[0]
+    if wanted not in vscode.get("settings", {}).get("clangd.arguments", []):
+        problems.append(f"clangd is not pointed at the checkout's {DATABASE} ({wanted})")
     return problems
 
 
@@ -238,7 +242,9 @@ class BrokenRecipes(unittest.TestCase):
                 (lambda c: c["build"].update(target="no-such-stage"), "is not a stage"),
                 (lambda c: c.update(postCreateCommand="checker/no-such-command list"), "not a file of the checkout"),
                 (lambda c: c.update(remoteUser="somebody"), "is not the user the Dockerfile makes"),
-                (lambda c: c["customizations"]["vscode"].update(extensions=[]), "clangd extension")):
+                (lambda c: c["customizations"]["vscode"].update(extensions=[]), "clangd extension"),
+                (lambda c: c["customizations"]["vscode"]["settings"].update({"clangd.arguments": []}),
+                 "clangd is not pointed at")):
             broken = json.loads(json.dumps(config))
             change(broken)
             with self.subTest(expected=expected):
