@@ -74,7 +74,7 @@ class Plan:
 
 # Without git, the files a handout may carry: those under the course's own top-level folders
 # and files. Anything else (a class folder, grades, notes) is not guessed at: it is refused.
-COURSE_TOP = {"puzzles", "solutions", "checker", "docs", "tests", "bench", ".ci", ".github", ".gitignore",
+COURSE_TOP = {"puzzles", "solutions", "checker", "docs", "tests", "bench", ".ci", ".devcontainer", ".github", ".gitignore",
               ".gitattributes", ".clang-format", ".clangd", ".vscode", "CMakeLists.txt", "CMakePresets.json",
               "README.md", "LICENSE", "mkdocs.yml"}
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
