@@ -37,7 +37,7 @@ function(add_kernel_library name)
     if(NOT gpu_architectures)
       set(with_gpu OFF)
       message(STATUS "${name}: no GPU build (it needs sm_${ARG_MIN_ARCH}; this build targets "
-                     "${CMAKE_CUDA_ARCHITECTURES}): the CPU backend runs it")
+                     "${CMAKE_CUDA_ARCHITECTURES} with nvcc ${CMAKE_CUDA_COMPILER_VERSION}): the CPU backend runs it")
     endif()
   endif()
   get_filename_component(SOURCE "${ARG_SOURCE}" ABSOLUTE)
@@ -202,6 +202,12 @@ endfunction()
 # "native" is this machine's GPU; an architecture-specific minimum (90a) is only met by that
 # very architecture, built as such.
 function(_kernel_gpu_architectures out min)
+  # Architecture-specific targets (sm_90a) came with CUDA 12.0: an older nvcc (Debian 12's is
+  # 11.8) builds no such kernel, and the CPU backend runs them.
+  if(min MATCHES "a$" AND CMAKE_CUDA_COMPILER_VERSION AND CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 12.0)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
   set(archs ${CMAKE_CUDA_ARCHITECTURES})
   if(archs STREQUAL "native" OR archs STREQUAL "all" OR archs STREQUAL "all-major")
     set(archs ${PUZZLES_NATIVE_CUDA_ARCH})
