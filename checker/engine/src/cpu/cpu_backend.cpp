@@ -83,7 +83,9 @@ class CpuBackend final : public Backend {
     LaunchResult result;
     result.rejected = check_launch_config(config, limits(), static_shared, allowed_dynamic_shared(kernel.address),
                                           kernel.name);
-    if (!result.rejected.refused() && config.dynamic_shared_bytes > 0 &&
+    // A kernel that declares no extern __shared__ array cannot name dynamic shared memory: as on
+    // a GPU, it runs with the bytes unused (a stub whose declaration is still to be written, say).
+    if (!result.rejected.refused() && kernel.dynamic_shared_capacity > 0 &&
         config.dynamic_shared_bytes > kernel.dynamic_shared_capacity) {
       result.rejected.why = LaunchRejection::Why::no_extern_shared;
       result.rejected.kernel = kernel.name;
