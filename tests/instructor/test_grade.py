@@ -360,7 +360,8 @@ class Summaries(unittest.TestCase):
                        r"bank conflicts|scattered global loads|misaligned access|warp divergence|"
                        r"warp function misused|asynchronous copy used before its wait|"
                        r"read of unwritten shared memory|inline PTX|deadlock|assertion failed|"
-                       r"shared memory used against|cluster synchronization missing|fence.proxy.async missing|wgmma accumulator used before its wait)")
+                       r"shared memory used against|cluster synchronization missing|fence.proxy.async missing|"
+                       r"wgmma accumulator used before its wait)")
 
     def test_every_corpus_finding_has_words_with_its_lines(self):
         self.assertGreater(len(BROKEN), 0)
