@@ -7,15 +7,11 @@
 
 #include <cstddef>
 
+#include "cuda_cpu/image_registry.h"
 #include "engine/findings.h"
 #include "engine/kernel_image.h"
 
 namespace cuda_cpu {
-
-// Called once per exported CPU image, before main. Returns true, for a static initializer.
-bool register_kernel_image(const engine::KernelImage* image);
-// The registered image of the kernel at this address, or null.
-const engine::KernelImage* registered_kernel_image(const void* kernel);
 
 // What the last launch from host code on this OS thread found: its refusal, findings and
 // statistics. Host code only sees CUDA's error code; programs and tests read the facts here.

@@ -4,12 +4,12 @@
 
 // The standard headers that nvcc's own <cuda_runtime.h> brings into every .cu file, so that
 // a kernel that compiles with nvcc without including them compiles here too (and one that
-// needs more must include it, as with nvcc).
+// needs more must include it, as with nvcc). Not <functional>: nvcc adds it only under
+// --extended-lambda, and it would double the text every kernel build compiles.
 #include <cmath>
 #include <cstdarg>
 #include <cstdlib>
 #include <ctype.h>
-#include <functional>
 #include <math.h>
 #include <new>
 #include <stdlib.h>
