@@ -25,6 +25,9 @@ namespace {
 // Room for printf and a few local arrays; a guard page below each stack turns an
 // overflow into a reported fault instead of silent corruption.
 constexpr std::size_t kStackSize = 256 * 1024;
+// Stacks are staggered by this much, over this many offsets (a 4 KiB page: 64 cache lines).
+constexpr std::size_t kStackColorBytes = 64;
+constexpr std::size_t kStackColors = 64;
 
 // Stacks come from the worker's pool, made once per launch and reused for every block.
 struct PooledStack {
@@ -87,9 +90,13 @@ void Worker::make_fibers() {
   for (unsigned i = 0; i < n_; ++i) {
     char* low = stacks_ + i * stack_stride_;
     mprotect(low, guard_bytes_, PROT_NONE);  // guard page
+    // Each stack starts at its own offset in the page: with equal offsets, every thread's
+    // top frames (the barrier, the switch) would fall into the same few sets of the cache and
+    // evict each other at every switch.
+    std::size_t color = (i % kStackColors) * kStackColorBytes;
     ctx::stack_context sc;
-    sc.size = kStackSize;
-    sc.sp = low + stack_stride_;
+    sc.size = kStackSize - color;
+    sc.sp = low + stack_stride_ - color;
     ctx::preallocated pre(sc.sp, sc.size, sc);
     handles_[i] = ctx::fiber(std::allocator_arg, pre, PooledStack{},
                              [this, i](ctx::fiber&& from) { return thread_main(i, std::move(from)); });
