@@ -39,10 +39,8 @@ __attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write
 // buffer. Anything else (a possible race, a word an asynchronous copy will write, an
 // access across words, an out-of-bounds or misaligned one) takes the full check.
 template <unsigned Size, bool Write>
-__attribute__((always_inline)) inline void checked(std::uintptr_t a, void* return_address) {
+__attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* return_address) {
   const engine::cpu::FastPath& f = fast_path;
-  if (f.me == 0) return;  // host code, or the engine itself
-  if (f.profile) log_for_profile(a, Size, Write, return_address);
   if (!f.full_checks_only) {
     std::uintptr_t shared_offset = a - f.shared_lo;
     if (shared_offset < f.shared_span) {
@@ -86,6 +84,22 @@ __attribute__((always_inline)) inline void checked(std::uintptr_t a, void* retur
     }
   }
   check(a, Size, Write, return_address, true);
+}
+
+template <unsigned Size, bool Write>
+__attribute__((noinline)) void profiled_checks(std::uintptr_t a, void* return_address) {
+  log_for_profile(a, Size, Write, return_address);
+  fast_checks<Size, Write>(a, return_address);
+}
+
+// Every call out of the common path is a tail call (the profile's logging included), so the
+// callbacks save no registers: they run once for every load and store of a kernel.
+template <unsigned Size, bool Write>
+__attribute__((always_inline)) inline void checked(std::uintptr_t a, void* return_address) {
+  const engine::cpu::FastPath& f = fast_path;
+  if (f.me == 0) return;  // host code, or the engine itself
+  if (f.profile) return profiled_checks<Size, Write>(a, return_address);
+  fast_checks<Size, Write>(a, return_address);
 }
 
 }  // namespace
