@@ -5,16 +5,44 @@
 #   2. watch mode (`checker/run watch 4 --backend=cpu`): from the save to the line that ends
 #      its re-run.
 # Each save is a touch: the build sees a new file, the student's text stays as it is. The
-# verdict is whatever the file earns (the checker needs about 0.3 s to fail the stub, about
-# 0.6 s to pass a solved kernel on every case), and it is recorded as any run's is. Prints
-# every run and the median. The machine should be otherwise idle: on 2 cores, every other
-# process shows in the figure.
+# verdict is whatever the file earns (the stub fails on its first case; a solved kernel runs
+# every case), and it is recorded as any run's is. Prints every run and the median. The
+# machine should be otherwise idle: on 2 cores, every other process shows in the figure.
 #
-#   bench/edit_loop.sh [runs]        runs per way (default 7), after one run that builds
+#   bench/edit_loop.sh [runs] [--solved]
+#       runs      per way (default 7), after one run that builds
+#       --solved  with the reference solution in puzzles/p04_tiled.cu for the measurement: the
+#                 file and the course's progress are copied to build/edit-loop-backup/ first
+#                 and put back when the script ends, however it ends
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-runs="${1:-7}"
+runs=7
+solved=false
+for arg in "$@"; do
+  case "$arg" in
+    --solved) solved=true ;;
+    *[!0-9]*|"") echo "usage: bench/edit_loop.sh [runs] [--solved]" >&2; exit 2 ;;
+    *) runs="$arg" ;;
+  esac
+done
+[ "$runs" -ge 1 ] || { echo "usage: bench/edit_loop.sh [runs] [--solved]   (runs >= 1)" >&2; exit 2; }
+
+if $solved; then
+  backup=build/edit-loop-backup
+  mkdir -p "$backup"
+  cp -p puzzles/p04_tiled.cu "$backup/p04_tiled.cu"
+  [ -f build/course-state.json ] && cp -p build/course-state.json "$backup/course-state.json"
+  restore() {
+    cp -p "$backup/p04_tiled.cu" puzzles/p04_tiled.cu
+    if [ -f "$backup/course-state.json" ]; then cp -p "$backup/course-state.json" build/course-state.json
+    else rm -f build/course-state.json; fi
+    echo "puzzles/p04_tiled.cu and the course's progress are as they were (copies in $backup/)."
+  }
+  trap restore EXIT
+  cp solutions/p04_tiled.cu puzzles/p04_tiled.cu
+  echo "Measuring with the reference solution in puzzles/p04_tiled.cu."
+fi
 python=/usr/bin/python3  # as checker/run: Debian's interpreter, not a version manager's shim
 [ -x "$python" ] || python=python3
 
@@ -22,7 +50,7 @@ echo "Warm-up: checker/run p04 --backend=cpu (builds what is missing)"
 warm="$(checker/run p04 --backend=cpu 2>&1 || true)"
 echo "${warm%%$'\n'*}"  # its first line: the preset, and why
 
-exec "$python" - "$runs" <<'EOF'
+"$python" - "$runs" <<'EOF'
 import os, pty, select, statistics, subprocess, sys, time
 
 runs = int(sys.argv[1])
