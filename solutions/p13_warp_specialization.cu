@@ -11,7 +11,9 @@
 // and the copy engine multicasts that half into both blocks' shared memory. Per step a block
 // then reads 32 KiB from L2 instead of 48. A cluster walks its pairs of tiles in groups of
 // GROUP_M pair rows, so that the pairs running at the same time share their rows of a and
-// columns of b in the L2 cache. The sums leave through shared memory: each consumer warp writes
+// columns of b in the L2 cache, and walks k forward in one pair and backward in the next, so
+// that each pair starts on the slices of a that the previous one read last, which L2 still
+// holds. The sums leave through shared memory: each consumer warp writes
 // 16 × 32 pieces of its rows into a staging buffer and a tensor store copies each piece to c,
 // while the warp goes on to the next piece and then to the next tile. Any m >= 1 and n, k that
 // are multiples of 8 (tensor maps need 16-byte rows); the copies fill zeros past the edges and
@@ -29,7 +31,8 @@
 //   through c_map.
 //   A cluster's pairs of tiles p = cluster, cluster + clusters, ... (pair_position gives the
 //   pair's row and its column of tiles); block rank r of the cluster does tile row
-//   2 · pair_row + r.
+//   2 · pair_row + r. Step s of the cluster's round-th pair copies block k_block(s, steps,
+//   round) of k: s in even rounds, steps - 1 - s in odd ones.
 //   Producer and consumers count the steps along k of all their tiles with one counter `step`,
 //   in the same order: step uses stage step % STAGES, in its (step / STAGES)-th use.
 //     producer (thread 0): wait until the stage is empty in both blocks (parity (use + 1) % 2),
@@ -270,6 +273,13 @@ __device__ __forceinline__ void pair_position(int p, int pairs_m, int tiles_n, i
   pair_col = (p % per_group) / rows;
 }
 
+// Which block of k step s of a cluster's round-th pair copies: forward in even rounds, backward
+// in odd ones. The pairs of one round run at the same time and end on the last blocks of k of
+// their rows of a; most of the next round's pairs share those rows (the same group), so
+// starting there finds those slices in L2 instead of in device memory. The sums do not care
+// in which order the blocks come.
+__device__ __forceinline__ int k_block(int s, int steps, int round) { return round % 2 == 0 ? s : steps - 1 - s; }
+
 // --- The kernel --------------------------------------------------------------------------------
 
 __global__ void __launch_bounds__(THREADS, 1)
@@ -303,22 +313,22 @@ matmul_warp_specialized(const __grid_constant__ CUtensorMap a_map, const __grid_
   if (warpgroup == 0) {
     registers_down<40>();
     if (threadIdx.x == 0) {
-      int step = 0;
-      for (int p = cluster; p < pairs_m * tiles_n; p += clusters) {
+      int step = 0, round = 0;
+      for (int p = cluster; p < pairs_m * tiles_n; p += clusters, ++round) {
         int pair_row, pair_col;
         pair_position(p, pairs_m, tiles_n, pair_row, pair_col);
         const int tile_row = CLUSTER * pair_row + rank, tile_col = pair_col;
         for (int s = 0; s < steps; ++s, ++step) {
-          const int stage = step % STAGES, use = step / STAGES;
+          const int stage = step % STAGES, use = step / STAGES, k0 = k_block(s, steps, round) * BK;
           // Empty in both blocks: our multicast writes into the other block's stage too.
           mbarrier_wait(&empty[stage], (use + 1) % 2);  // the first use passes at once
           mbarrier_arrive_expect_tx(&full[stage], A_BYTES + B_BYTES);
           __half* a_stage = a_tiles + stage * BM * BK;
           __half* b_stage = b_tiles + stage * (BN / 64) * BK * 64;
           // Our own rows of a; our half of b's four boxes, into both blocks (ctaMask 0b11).
-          tma_load(a_stage, &a_map, s * BK, tile_row * BM, &full[stage]);
+          tma_load(a_stage, &a_map, k0, tile_row * BM, &full[stage]);
           for (int j = rank * (BN / 64 / CLUSTER); j < (rank + 1) * (BN / 64 / CLUSTER); ++j)
-            tma_load_multicast(b_stage + j * BK * 64, &b_map, tile_col * BN + 64 * j, s * BK, &full[stage], 0b11);
+            tma_load_multicast(b_stage + j * BK * 64, &b_map, tile_col * BN + 64 * j, k0, &full[stage], 0b11);
         }
       }
     }

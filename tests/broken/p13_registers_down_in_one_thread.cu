@@ -9,13 +9,13 @@
 // Change to solutions/p13_warp_specialization.cu:
 // --- solutions/p13_warp_specialization.cu
 // +++ p13_registers_down_in_one_thread.cu
-// @@ -301,8 +301,8 @@
+// @@ -311,8 +311,8 @@
 //    cluster_sync();
 //
 //    if (warpgroup == 0) {
 // -    registers_down<40>();
 //      if (threadIdx.x == 0) {
 // +      registers_down<40>();
-//        int step = 0;
-//        for (int p = cluster; p < pairs_m * tiles_n; p += clusters) {
+//        int step = 0, round = 0;
+//        for (int p = cluster; p < pairs_m * tiles_n; p += clusters, ++round) {
 //          int pair_row, pair_col;
