@@ -277,8 +277,8 @@ __device__ __forceinline__ void pair_position(int p, int pairs_m, int tiles_n, i
 // Which block of k step s of a cluster's round-th pair copies: forward in even rounds, backward
 // in odd ones. The pairs of one round run at the same time and end on the last blocks of k of
 // their rows of a; most of the next round's pairs share those rows (the same group), so
-// starting there finds those slices in L2 instead of in device memory. The sums do not care
-// in which order the blocks come.
+// starting there finds those slices in L2 instead of in device memory. The sums are the same
+// in either order, up to rounding (the checker's tolerance allows for it).
 __device__ __forceinline__ int k_block(int s, int steps, int round) { return round % 2 == 0 ? s : steps - 1 - s; }
 
 // --- The kernel --------------------------------------------------------------------------------
