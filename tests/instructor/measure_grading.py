@@ -127,13 +127,16 @@ def puzzle_ids(text):
     return [specs.find(p.strip())["id"] for p in text.split(",")]
 
 
-def ninja_steps(build_tree):
-    """{step: seconds} of one build tree, from ninja's own log (.ninja_log: start and end in ms)."""
+def ninja_steps(build_tree, before=()):
+    """{step: seconds} of one build tree, from ninja's own log (.ninja_log: start and end in ms),
+    leaving out the lines in before (the template's, copied with the tree)."""
     kinds = (("checker_main.cpp.o", "checker main"), ("cpu_ptx.cpp.o", "compile"), ("cpu_ptx.cpp", "preprocess"),
              (".a", "archive"), ("", "link"))
     steps, seen = {}, set()
     lines = (build_tree / ".ninja_log").read_text().splitlines()[1:]
     for line in lines:
+        if line in before:
+            continue
         start, end, _, output, _ = line.split("\t")
         if (start, end) in seen:  # one command with two outputs is logged twice
             continue
@@ -159,7 +162,9 @@ def build_steps(args):
         kind = "template" if tree.parent.parent.name == "templates" else "submission"
         if tree.parent.parent.name == "preflight":
             continue
-        for step, s in ninja_steps(tree).items():
+        template = kept / "templates" / tree.parent.name / "build" / ".ninja_log"
+        before = set(template.read_text().splitlines()) if kind == "submission" else set()
+        for step, s in ninja_steps(tree, before).items():
             per.setdefault((kind, step), []).append(s)
     print(f"machine: {machine()}")
     print(f"{args.students} students x {len(puzzles)} puzzles, solutions and stubs, --jobs 1; ninja's own log of "
