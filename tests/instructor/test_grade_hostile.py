@@ -38,6 +38,37 @@ def hostile(attack, includes="#include <cstdio>\n#include <cstdlib>\n"):
             "const bool attacked = attack() || (std::abort(), false);\n}  // namespace\n\n" + solution())
 
 
+# paul_poisons: a C++ function that writes POISON into every .o and .cu file under a folder, and
+# says whether it could read or write one.
+POISON_BYTES = b"poisoned by paul"
+OWN_MAIN = grading_sandbox.SCRATCH_AT / "build" / "CMakeFiles" / "checker_main.dir" / "checker_main.cpp.o"
+POISONER = r"""
+#define POISON "poisoned by paul"
+namespace {
+bool poison(const std::string& dir, int depth) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return false;
+  bool reached = false;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name, path = dir + "/" + name;
+    struct stat st;
+    if (name == "." || name == ".." || lstat(path.c_str(), &st) != 0) continue;
+    bool target = name.size() > 3 && (name.compare(name.size() - 2, 2, ".o") == 0 ||
+                                      name.compare(name.size() - 3, 3, ".cu") == 0);
+    if (S_ISDIR(st.st_mode) && depth < 16) {
+      reached = poison(path, depth + 1) || reached;
+    } else if (S_ISREG(st.st_mode) && target) {
+      if (FILE* f = std::fopen(path.c_str(), "r+b")) { std::fputs(POISON, f); std::fclose(f); reached = true; }
+      if (FILE* f = std::fopen(path.c_str(), "rb")) { std::fclose(f); reached = true; }  // read is enough
+    }
+  }
+  closedir(d);
+  return reached;
+}
+}  // namespace
+"""
+
+
 def c_string(path):
     return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -65,6 +96,10 @@ class Hostile(unittest.TestCase):
         cls.listener.listen(8)
         port = cls.listener.getsockname()[1]
         alice = c / "alice" / f"{PUZZLE}.cu"
+        # Grading's own work folder (the template trees, every scratch folder) goes here, inside
+        # the instructor's build, which the sandbox shows: the work folder must be hidden there.
+        cls.grader_tmp = cls.work / "grader-tmp"
+        cls.grader_tmp.mkdir()
         targets = [cls.outside, ROOT / "escaped.txt", build / "grading" / "settings.cmake"]
         files = {
             "alice": solution(),
@@ -111,6 +146,15 @@ class Hostile(unittest.TestCase):
                 "to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);\n"
                 "return s >= 0 && connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to) == 0;",
                 "#include <cstdlib>\n#include <arpa/inet.h>\n#include <netinet/in.h>\n#include <sys/socket.h>\n"),
+            # The template tree every submission's build starts from: poison its own copy of the
+            # checker main (which must stay its own), then every object or kernel file it can
+            # reach in grading's work folder (the template, other students' trees).
+            "paul_poisons": hostile(
+                f"if (FILE* f = std::fopen({c_string(OWN_MAIN)}, \"r+b\")) {{ std::fputs(POISON, f); std::fclose(f); }}\n"
+                f"return poison({c_string(cls.grader_tmp)}, 0);",
+                "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <string>\n#include <dirent.h>\n"
+                "#include <sys/stat.h>\n" + POISONER),
+            "zoe": solution(),
         }
         for student, text in files.items():
             (c / student).mkdir(parents=True)
@@ -119,9 +163,13 @@ class Hostile(unittest.TestCase):
         (c / "olga_links" / f"{PUZZLE}.cu").symlink_to("/etc/passwd")  # outside the class
         cls.before = {t: (t.read_bytes() if t.exists() else None) for t in targets}
         cls.class_before = tree_fingerprint(c)
-        cls.status, cls.stdout, cls.stderr = checker_run(
-            "grade", c, "--build-dir", build, "--backend=cpu", "--jobs", "2", "--run-timeout", cls.RUN_LIMIT,
-            "--out", cls.out, timeout=600)
+        os.environ["TMPDIR"] = str(cls.grader_tmp)
+        try:
+            cls.status, cls.stdout, cls.stderr = checker_run(
+                "grade", c, "--build-dir", build, "--backend=cpu", "--jobs", "2", "--run-timeout", cls.RUN_LIMIT,
+                "--out", cls.out, "--keep", timeout=600)
+        finally:
+            del os.environ["TMPDIR"]
         cls.class_after = tree_fingerprint(c)
         cls.after = {t: (t.read_bytes() if t.exists() else None) for t in targets}
         cls.listener.setblocking(False)
@@ -156,7 +204,8 @@ class Hostile(unittest.TestCase):
         self.assertRegex(self.cell("bob"), r"^fail: unwritten output \(\d+ of \d+ in c\)$")
 
     def test_every_attack_is_its_own_submissions_failure(self):
-        for student in ("hugo_system", "ivan_reads", "jade_writes", "kurt_forks", "lena_allocates", "nora_connects"):
+        for student in ("hugo_system", "ivan_reads", "jade_writes", "kurt_forks", "lena_allocates", "nora_connects",
+                        "paul_poisons"):
             with self.subTest(student=student):
                 self.assertEqual(self.cell(student), "fail: the checker stopped with signal 6",
                                  self.detail(student)[-3000:])
@@ -174,6 +223,22 @@ class Hostile(unittest.TestCase):
 
     def test_no_connection_reached_the_grader_s_machine(self):
         self.assertIsNone(self.connection)
+
+    def test_the_template_trees_are_out_of_reach_and_each_copy_is_its_own(self):
+        self.assertEqual(self.cell("zoe"), "pass")  # graded after paul_poisons, from the same template
+        kept = sorted(self.grader_tmp.glob("puzzle-grading-*"))
+        self.assertEqual(len(kept), 1, self.stdout)
+        template = kept[0] / "templates" / PUZZLE / "build"
+        main_object = template / OWN_MAIN.relative_to(grading_sandbox.SCRATCH_AT / "build")
+        self.assertTrue(main_object.is_file(), f"no template at {template}")
+        self.assertNotIn(POISON_BYTES, main_object.read_bytes())
+        for current, dirs, files in os.walk(template):  # the grader's, not a sandbox's uid
+            for name in [current] + [os.path.join(current, n) for n in dirs + files]:
+                self.assertEqual(os.lstat(name).st_uid, os.getuid(), name)
+        # The attack did run: its own copy was its own to change.
+        own = [p for p in kept[0].glob(f"*paul_poisons/{PUZZLE}/build")]
+        self.assertEqual(len(own), 1)
+        self.assertIn(POISON_BYTES, (own[0] / main_object.relative_to(template)).read_bytes())
 
     def test_an_endless_print_is_stopped_at_the_output_limit(self):
         self.assertEqual(self.cell("milo_prints"), "fail: printed more than 16 MiB")

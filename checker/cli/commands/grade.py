@@ -197,8 +197,9 @@ def run(args):
         try:
             settings = grading.prepare_build(build_dir, preset, args.jobs, say)
             limits = grading.Limits(args.build_timeout, args.run_timeout)
+            templates = grading.Templates(build_dir, settings, work / "templates")
             backend, gpu, backend_words = grading.resolve_backend(build_dir, settings, work, puzzles[0],
-                                                                  args.backend, limits, sandbox)
+                                                                  args.backend, limits, sandbox, templates)
         except grading.GradingError as error:
             return fail(str(error))
         if settings.get("PUZZLES_INSTRUMENTED") != "ON" and backend != "gpu":
@@ -231,7 +232,7 @@ def run(args):
 
                 def task(student=student, puzzle=puzzle, cell_dir=cell_dir, runs=runs, notes=notes):
                     return grading.grade_one(build_dir, settings, cell_dir, puzzle, student.files[puzzle],
-                                             gpu, runs, notes, limits, gpu_lock, sandbox)
+                                             gpu, runs, notes, limits, gpu_lock, sandbox, templates)
                 tasks.append(((student.name, puzzle), task))
         say(f"Grading {plural(len(tasks), 'submission')}, {min(args.jobs, max(1, len(tasks)))} at a time...")
         width = max([len(s.name) for s in students] + [1])

@@ -1,14 +1,16 @@
 """Grading a class: each submitted kernel built into its puzzle's checker and run, in isolation.
 
 The engine and the checker library are built once, in the instructor's build tree, which
-exports them (checker/cmake/GradingExport.cmake). Each submission then gets a build tree of its
-own from checker/grading/CMakeLists.txt, which compiles only the student's kernel and links it
-against them (docs/dev/grading.md).
+exports them (checker/cmake/GradingExport.cmake). checker/grading/CMakeLists.txt compiles one
+kernel file and links it against them. It is configured once per puzzle, as a template tree
+with the checker main compiled; each submission builds in a fresh copy of that tree, so that it
+costs the compile of its kernel and a link (docs/dev/grading.md).
 """
 import concurrent.futures
 import contextlib
 import re
 import shutil
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,29 +90,94 @@ class Limits:
     run_seconds: float
 
 
-def _run(slot, command, cell_dir, limit, env=None):
-    """One build step or checker run, in the sandbox of slot, with a time limit."""
-    wrapped, full_env = slot.wrap(command, cell_dir, limit, dict(env or {}))
+def _run(slot, command, cell_dir, limit, env=None, at=None):
+    """One build step or checker run, in the sandbox of slot, with a time limit; the sandbox shows
+    cell_dir at `at` where given."""
+    wrapped, full_env = slot.wrap(command, cell_dir, limit, dict(env or {}), at=at)
     done = run_process(wrapped, cwd=cell_dir, time_limit=limit, env=full_env)
     done.status = slot.exit_status(done.status)
     return done
 
 
-def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot):
-    """Configures and builds cell_dir/<puzzle>.cu into cell_dir/build/<puzzle>.
+def _configure_command(build_dir, settings, puzzle, at, gpu):
+    """cmake's command line that configures the grading project for <at>/<puzzle>.cu in <at>/build."""
+    command = ["cmake", "-S", str(GRADING_PROJECT), "-B", str(at / "build"),
+               f"-DPUZZLES_BUILD_DIR={Path(build_dir).resolve()}", f"-DPUZZLE={puzzle}",
+               f"-DSUBMISSION={at / (puzzle + '.cu')}", f"-DGRADING_GPU={'ON' if gpu else 'OFF'}"]
+    if settings.get("PUZZLES_GENERATOR"):
+        command += ["-G", settings["PUZZLES_GENERATOR"]]
+    return command
+
+
+class Templates:
+    """One configured grading tree per puzzle (and per GPU-or-not), its checker main compiled,
+    made the first time a submission of that puzzle is built; each submission then builds in a
+    copy of it.
+
+    A template is made in the sandbox at the path where every submission's scratch folder lies
+    (grading_sandbox.SCRATCH_AT), from no student's file, and then belongs to the grader: no
+    sandbox ever sees it (the work folder is hidden there), and a submission's copy is its own.
+    Without the sandbox (--no-sandbox) each scratch folder keeps its own path, so each
+    submission configures a tree of its own, as it did before templates."""
+
+    def __init__(self, build_dir, settings, folder):
+        self.build_dir, self.settings, self.folder = build_dir, settings, folder
+        self._lock = threading.Lock()
+        self._made = {}  # (puzzle, gpu) -> (the template's folder or None, the log of its making)
+        self._making = {}  # (puzzle, gpu) -> a lock held while it is made
+
+    def get(self, puzzle, gpu, slot, limit):
+        """(the template's folder, its log), or (None, the log of a making that failed)."""
+        with self._lock:
+            making = self._making.setdefault((puzzle, gpu), threading.Lock())
+        with making:
+            if (puzzle, gpu) not in self._made:
+                self._made[puzzle, gpu] = self._make(puzzle, gpu, slot, limit)
+            return self._made[puzzle, gpu]
+
+    def _make(self, puzzle, gpu, slot, limit):
+        folder = self.folder / (puzzle + ("-gpu" if gpu else ""))
+        folder.mkdir(parents=True)
+        slot.prepare(folder)
+        at = slot.scratch_at
+        log, spent = [], 0.0
+        for step, command in (("configure", _configure_command(self.build_dir, self.settings, puzzle, at, gpu)),
+                              ("checker main", ["cmake", "--build", str(at / "build"), "--target", "checker_main",
+                                                "-j", "1"])):
+            done = _run(slot, command, folder, max(1.0, limit - spent), at=at)
+            spent += done.seconds
+            log.append((f"template {step}: {' '.join(command[:2])} ... ({done.seconds:.1f} s, exit {done.status})",
+                        done.output.replace(str(at) + "/", "")))
+            if done.status != 0:
+                return None, log
+        slot.reclaim(folder)
+        return folder, log
+
+
+def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot, templates=None):
+    """Builds cell_dir/<puzzle>.cu into cell_dir/build/<puzzle>: in a copy of the puzzle's
+    template tree where the sandbox shows every scratch folder at one path, else configuring a
+    tree of its own first.
 
     Returns (the checker, or None when there is none, and a Cell: why there is none, or the
     compiler's warnings to keep)."""
+    at = slot.scratch_at if templates else None
+    inside = at or cell_dir  # the scratch folder as the commands see it
     source = cell_dir / f"{puzzle}.cu"
-    tree = cell_dir / "build"
-    configure = ["cmake", "-S", str(GRADING_PROJECT), "-B", str(tree), f"-DPUZZLES_BUILD_DIR={Path(build_dir).resolve()}",
-                 f"-DPUZZLE={puzzle}", f"-DSUBMISSION={source}", f"-DGRADING_GPU={'ON' if gpu else 'OFF'}"]
-    if settings.get("PUZZLES_GENERATOR"):
-        configure += ["-G", settings["PUZZLES_GENERATOR"]]
-    readable = str(cell_dir) + "/"  # the work folder means nothing to the reader of the details
+    steps = [("build", ["cmake", "--build", str(inside / "build"), "-j", "1"])]
+    if at:
+        template, made = templates.get(puzzle, gpu, slot, limit)
+        if template is None:
+            return None, Cell(ERROR, "the grading build could not be configured", made)
+        # A copy, not links: the copy is the submission's to change (prepare() gives it to its uid).
+        shutil.copytree(template / "build", cell_dir / "build", symlinks=True)
+        slot.prepare(cell_dir)
+    else:
+        steps.insert(0, ("configure", _configure_command(build_dir, settings, puzzle, cell_dir, gpu)))
+    readable = str(inside) + "/"  # the scratch folder means nothing to the reader of the details
     spent = 0.0
-    for step, command in (("configure", configure), ("build", ["cmake", "--build", str(tree), "-j", "1"])):
-        done = _run(slot, command, cell_dir, max(1.0, limit - spent))
+    for step, command in steps:
+        done = _run(slot, command, cell_dir, max(1.0, limit - spent), at=at)
         spent += done.seconds
         log = [(f"{step}: {' '.join(command[:2])} ... ({done.seconds:.1f} s, exit {done.status})",
                 done.output.replace(readable, ""))]
@@ -124,7 +191,7 @@ def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot):
             return None, Cell(COMPILE_ERROR, compile_error_words(done.output, source.name), log, spent)
     # A build that worked shows only what the compiler had to say about the student's file.
     warnings = log if "warning:" in done.output else []
-    return tree / puzzle, Cell(PASS, log=[("compiler warnings", t) for _, t in warnings], build_seconds=spent)
+    return inside / "build" / puzzle, Cell(PASS, log=[("compiler warnings", t) for _, t in warnings], build_seconds=spent)
 
 
 def check_runs(base, seeds, sizes):
@@ -141,15 +208,16 @@ def check_runs(base, seeds, sizes):
 REPORT_NAME = "checker-report.json"  # each run's --json document, in the cell's scratch folder
 
 
-def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None):
-    """Runs each command line until one does not pass; fills in cell's status and log."""
+def run_checker(binary, cell_dir, runs, limit, cell, slot, gpu_lock=None, at=None):
+    """Runs each command line until one does not pass; fills in cell's status and log. at: where
+    the sandbox shows cell_dir, as for the build."""
     # GitHub's workflow commands are for a student's own repository: grading in a CI job keeps
     # the checker's log (the cell's details) free of them.
     env = {"NO_COLOR": "1", "GITHUB_ACTIONS": "false"}
     for i, (label, args) in enumerate(runs):
         (cell_dir / REPORT_NAME).unlink(missing_ok=True)
         with gpu_lock or contextlib.nullcontext():
-            done = _run(slot, [str(binary)] + args + [f"--json={REPORT_NAME}"], cell_dir, limit, env)
+            done = _run(slot, [str(binary)] + args + [f"--json={REPORT_NAME}"], cell_dir, limit, env, at)
         cell.run_seconds += done.seconds
         shown_command = " ".join([binary.name] + args)
         cell.log.append((f"{shown_command} ({done.seconds:.1f} s, exit {done.status})", done.output))
@@ -205,7 +273,7 @@ def sizes_for(spec, sizes):
 
 # --- The whole class --------------------------------------------------------------------------
 
-def resolve_backend(build_dir, settings, work, puzzle, choice, limits, sandbox):
+def resolve_backend(build_dir, settings, work, puzzle, choice, limits, sandbox, templates):
     """Builds the course's own stub of one puzzle and runs its checker: this proves the grading
     build works before any student's file is built, and finds out whether a GPU can be used.
 
@@ -224,11 +292,13 @@ def resolve_backend(build_dir, settings, work, puzzle, choice, limits, sandbox):
     shutil.copyfile(stub, cell_dir / f"{puzzle}.cu")
     with sandbox.slot() as slot:
         slot.prepare(cell_dir)
-        return _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu)
+        return _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu, templates)
 
 
-def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu):
-    binary, built = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot)
+def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_cuda, gpu, templates):
+    # The same way as a submission's build: it proves the template works too.
+    binary, built = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot, templates)
+    at = slot.scratch_at
     if binary is None:
         text = "\n".join(t for _, t in built.log)
         raise GradingError(f"the grading build fails on the course's own puzzles/{puzzle}.cu:\n{_tail(text)}")
@@ -237,7 +307,7 @@ def _preflight(build_dir, settings, cell_dir, puzzle, choice, limits, slot, has_
         """The checker's run and its report (course/report.py), or None where it wrote none."""
         (cell_dir / REPORT_NAME).unlink(missing_ok=True)
         done = _run(slot, [str(binary), f"--backend={backend}", "--quick", f"--json={REPORT_NAME}"], cell_dir,
-                    limits.run_seconds, {"NO_COLOR": "1"})
+                    limits.run_seconds, {"NO_COLOR": "1"}, at)
         return done, read_report(cell_dir / REPORT_NAME)
 
     backend, why_not_gpu = choice, ""
@@ -283,21 +353,22 @@ def grade_cells(tasks, jobs, on_done):
     return results
 
 
-def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox):
-    """One submission: its file copied into a scratch folder of its own, built and checked in the
-    sandbox. data is the file's bytes, or a Refused (a link, a device: never copied)."""
+def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox, templates):
+    """One submission: its file copied into a scratch folder of its own, built (in a copy of the
+    puzzle's template tree) and checked in the sandbox. data is the file's bytes, or a Refused
+    (a link, a device: never copied)."""
     if isinstance(data, Refused):
         return Cell(FAIL, f"not graded: {data.what}", [("refused", f"{data.path}: {data.what}, not a regular file")])
     cell_dir.mkdir(parents=True)
     (cell_dir / f"{puzzle}.cu").write_bytes(data)
     with sandbox.slot() as slot:
         slot.prepare(cell_dir)
-        binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot)
+        binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot, templates)
         for note in notes:
             cell.log.insert(0, ("note", note))
         if binary is None:
             return cell
-        return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, slot, gpu_lock)
+        return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, slot, gpu_lock, slot.scratch_at)
 
 
 def safe_name(name):

@@ -9,7 +9,9 @@ wrapped in bubblewrap (Debian's `bubblewrap`; docs/dev/grading.md says why this 
   the instructor's build, with the class folder, the results folder and the course's backups
   hidden under empty folders; nothing else of the machine (no home, no other submission);
 - one writable folder: the submission's own scratch folder (its copy of the file and its
-  build tree), and an empty /tmp of its own;
+  build tree), always at the same path, SCRATCH_AT, whichever submission it is (so that a
+  build tree configured there once per puzzle works in each submission's copy), and an empty
+  /tmp of its own;
 - its own process, IPC and host-name namespaces, a session of its own, and death with grading;
 - an unprivileged user: as root, bubblewrap sets the namespaces up and the command then drops
   to a uid of its own (one per job slot, so that the process limit of one submission never
@@ -18,7 +20,8 @@ wrapped in bubblewrap (Debian's `bubblewrap`; docs/dev/grading.md says why this 
 - the limits of LIMITS (CPU seconds, memory, processes, file size), set with prlimit
   inside the sandbox.
 
-`checker/run grade --no-sandbox` runs the same commands bare (and without the limits).
+`checker/run grade --no-sandbox` runs the same commands bare (and without the limits), where
+each scratch folder stays at its own path.
 """
 import contextlib
 import math
@@ -65,6 +68,9 @@ MERGED_USR = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
 ETC = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf",
        "localtime"]
 PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LANG")
+# Where the sandbox shows a submission's scratch folder: one path for every submission, as
+# each has a mount namespace of its own.
+SCRATCH_AT = Path("/submission")
 
 
 class SandboxUnavailable(Exception):
@@ -74,6 +80,7 @@ class SandboxUnavailable(Exception):
 class Bare:
     """--no-sandbox: the commands run as they are, with the grader's rights."""
     used = False
+    scratch_at = None  # each scratch folder stays where it is
 
     def words(self):
         return "none (--no-sandbox): students' code ran with the grader's rights"
@@ -85,16 +92,20 @@ class Bare:
     def prepare(self, scratch):
         pass
 
+    def reclaim(self, folder):
+        pass
+
     def exit_status(self, status):
         return status
 
-    def wrap(self, command, scratch, cpu_seconds, env):
+    def wrap(self, command, scratch, cpu_seconds, env, at=None):
         return command, dict(os.environ, **env)
 
 
 class Bubblewrap:
     """Wraps commands in bubblewrap; see the top of this file."""
     used = True
+    scratch_at = SCRATCH_AT
 
     def __init__(self, readable, hidden, jobs, gpu=False, bwrap=None):
         self.bwrap = bwrap or shutil.which("bwrap")
@@ -148,6 +159,7 @@ class _Slot:
     def __init__(self, sandbox, uid):
         self.sandbox = sandbox
         self.uid = uid
+        self.scratch_at = sandbox.scratch_at
 
     def exit_status(self, status):
         """The command's exit status as subprocess gives it (-N for signal N): bubblewrap reports a
@@ -158,14 +170,20 @@ class _Slot:
         """The scratch folder and what is in it belong to the sandbox's user (as root)."""
         if not self.sandbox.root:
             return
-        for current, dirs, files in os.walk(scratch):
-            for name in [current] + [os.path.join(current, n) for n in dirs + files]:
-                os.lchown(name, self.uid, self.uid)
+        _chown_tree(scratch, self.uid)
 
-    def wrap(self, command, scratch, cpu_seconds, env):
-        """(bwrap's command line, the environment to start it with)."""
+    def reclaim(self, folder):
+        """folder and what is in it belong to the grader again (as root): what a sandbox built for
+        everyone (a template tree) is then out of reach of the uid that built it."""
+        if self.sandbox.root:
+            _chown_tree(folder, os.getuid())
+
+    def wrap(self, command, scratch, cpu_seconds, env, at=None):
+        """(bwrap's command line, the environment to start it with). The scratch folder is shown
+        at `at` (SCRATCH_AT) where given, else at its own path."""
         s = self.sandbox
-        scratch = str(Path(scratch).resolve())
+        source = str(Path(scratch).resolve())
+        scratch = str(at or source)
         args = [s.bwrap, "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
                 "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "grading"]
         if not s.root:
@@ -203,7 +221,7 @@ class _Slot:
         for folder in s.hidden:  # an empty folder over it, where it lies inside what is readable
             if any(folder == r or r in folder.parents for r in s.readable) and folder.exists():
                 args += ["--tmpfs", str(folder)]
-        args += reachable(scratch) + ["--bind", scratch, scratch, "--chdir", scratch, "--clearenv",
+        args += reachable(scratch) + ["--bind", source, scratch, "--chdir", scratch, "--clearenv",
                  "--setenv", "PATH", PATH, "--setenv", "HOME", scratch, "--setenv", "TMPDIR", "/tmp"]
         for name, value in list(env.items()) + [(n, os.environ[n]) for n in PASSED_ENV if n in os.environ]:
             args += ["--setenv", name, value]
@@ -212,6 +230,12 @@ class _Slot:
             args += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                      "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
         return args + LIMITS.prlimit(cpu_seconds) + list(command), {"PATH": os.environ.get("PATH", PATH)}
+
+
+def _chown_tree(folder, uid):
+    for current, dirs, files in os.walk(folder):
+        for name in [current] + [os.path.join(current, n) for n in dirs + files]:
+            os.lchown(name, uid, uid)
 
 
 def _outermost(folders):
