@@ -19,6 +19,7 @@ import zipfile
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
 from course import broken_kernels, grading  # noqa: E402  (support puts checker/cli on the path)
+from course import grading_sandbox  # noqa: E402
 from course import report  # noqa: E402
 from course.grading_report import compile_error_words, failure_words
 from course.grading_submissions import MAX_SOURCE_BYTES, Refused, read_class
@@ -215,6 +216,30 @@ class GradeClass(unittest.TestCase):
         self.assertEqual(names, [f"{s}.txt" for s in sorted(self.rows)])
         self.assertIn("Puzzle 1: ", self.detail("dan"))
         self.assertIn("Result: ", self.detail("dan"))
+
+
+class ScratchFolders(unittest.TestCase):
+    """A submission's scratch folder (its file and its copy of the build tree) goes as soon as its
+    cell is graded, whatever the cell says; --keep keeps it."""
+
+    def grade(self, keep):
+        work = work_dir(f"grade-scratch-{'kept' if keep else 'removed'}")
+        cell_dir = work / "001-ann" / "p01_naive"
+        not_a_build = work / "not-a-build"  # exports nothing: the build fails at its configure
+        not_a_build.mkdir()
+        cell = grading.grade_one(not_a_build, {}, cell_dir, "p01_naive", solution("p01_naive").encode(), False,
+                                 [], [], grading.Limits(60, 60), None, grading_sandbox.Bare(), None, keep)
+        return cell, cell_dir
+
+    def test_the_scratch_folder_goes_once_the_cell_is_graded(self):
+        cell, cell_dir = self.grade(keep=False)
+        self.assertEqual(cell.status, grading.ERROR, cell.text())
+        self.assertFalse(cell_dir.exists(), f"{cell_dir} is still there")
+
+    def test_keep_keeps_it(self):
+        cell, cell_dir = self.grade(keep=True)
+        self.assertEqual(cell.status, grading.ERROR, cell.text())
+        self.assertTrue((cell_dir / "p01_naive.cu").is_file(), f"{cell_dir} was not kept")
 
 
 class BadInput(unittest.TestCase):

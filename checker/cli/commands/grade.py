@@ -232,7 +232,7 @@ def run(args):
 
                 def task(student=student, puzzle=puzzle, cell_dir=cell_dir, runs=runs, notes=notes):
                     return grading.grade_one(build_dir, settings, cell_dir, puzzle, student.files[puzzle],
-                                             gpu, runs, notes, limits, gpu_lock, sandbox, templates)
+                                             gpu, runs, notes, limits, gpu_lock, sandbox, templates, args.keep)
                 tasks.append(((student.name, puzzle), task))
         say(f"Grading {plural(len(tasks), 'submission')}, {min(args.jobs, max(1, len(tasks)))} at a time...")
         width = max([len(s.name) for s in students] + [1])

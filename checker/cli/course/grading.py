@@ -353,22 +353,29 @@ def grade_cells(tasks, jobs, on_done):
     return results
 
 
-def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox, templates):
+def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox, templates,
+              keep=False):
     """One submission: its file copied into a scratch folder of its own, built (in a copy of the
     puzzle's template tree) and checked in the sandbox. data is the file's bytes, or a Refused
-    (a link, a device: never copied)."""
+    (a link, a device: never copied). The scratch folder goes once the cell is graded (a copy of
+    the build tree is a few megabytes: a class would fill the disk), unless keep."""
     if isinstance(data, Refused):
         return Cell(FAIL, f"not graded: {data.what}", [("refused", f"{data.path}: {data.what}, not a regular file")])
     cell_dir.mkdir(parents=True)
-    (cell_dir / f"{puzzle}.cu").write_bytes(data)
-    with sandbox.slot() as slot:
-        slot.prepare(cell_dir)
-        binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot, templates)
-        for note in notes:
-            cell.log.insert(0, ("note", note))
-        if binary is None:
-            return cell
-        return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, slot, gpu_lock, slot.scratch_at)
+    try:
+        (cell_dir / f"{puzzle}.cu").write_bytes(data)
+        with sandbox.slot() as slot:
+            slot.prepare(cell_dir)
+            binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot,
+                                         templates)
+            for note in notes:
+                cell.log.insert(0, ("note", note))
+            if binary is None:
+                return cell
+            return run_checker(binary, cell_dir, runs, limits.run_seconds, cell, slot, gpu_lock, slot.scratch_at)
+    finally:
+        if not keep:
+            shutil.rmtree(cell_dir, ignore_errors=True)
 
 
 def safe_name(name):
