@@ -114,7 +114,9 @@ struct RawTensorEdgeLine {
   std::uint64_t boxes, boxes_over_edge, elements_outside;
 };
 
-struct WorkerHeartbeat {
+// Each worker stores to its own at every fiber switch: one cache line each, or two workers'
+// stores would bounce one line between their cores.
+struct alignas(64) WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
   std::atomic<std::uint32_t> thread;
   std::atomic<std::uint32_t> busy;  // 1 while a block runs
