@@ -1,7 +1,7 @@
 // --bench on the GPU. For each benchmark shape: inputs in enough copies that the L2 cache
 // holds none of them when a launch starts; cuBLAS's result as the reference; each kernel's
 // result compared with it (a wrong kernel is not timed); then warm-up launches and the
-// median of the timed ones, for cuBLAS and for each kernel, in this one run.
+// median of the timed ones, for cuBLAS and for each kernel, launched in turn, in this one run.
 #include "bench/speed_harness.h"
 
 #include <algorithm>
@@ -24,8 +24,12 @@ namespace {
 constexpr int kWarmupLaunches = 3;
 constexpr int kTimedLaunches = 25;  // at least 20; odd, so the median is one launch's time
 // The copies of the inputs used in turn span at least twice the L2 cache, so that a copy's
-// lines are gone from it by the time the copy comes round again.
+// lines are gone from it by the time the copy comes round again; and there are at least two,
+// so that no launch starts on the inputs that the launch just before it read (with cuBLAS and
+// the kernel in turn, that launch is the other one's: a single copy would favour whichever
+// follows the product that reads the same buffers).
 constexpr std::size_t kL2Multiple = 2;
+constexpr std::size_t kMinCopies = 2;
 constexpr std::size_t kMaxCopies = 64;
 
 double median(std::vector<double> v) {
@@ -70,7 +74,7 @@ class ShapeBench {
     std::size_t inputs = (static_cast<std::size_t>(dims.m * dims.k) + static_cast<std::size_t>(dims.k * dims.n));
     std::size_t bytes = inputs * (size_of(spec.a_type) + (half ? 4 + 2 : 0)) + static_cast<std::size_t>(dims.m * dims.n) * 4;
     std::size_t wanted = (kL2Multiple * blas.l2_bytes() + bytes - 1) / bytes;
-    std::size_t count = std::clamp<std::size_t>(wanted, 1, kMaxCopies);
+    std::size_t count = std::clamp<std::size_t>(wanted, kMinCopies, kMaxCopies);
     for (std::size_t i = 0; i < count; ++i) {
       InputCopy copy;
       copy.a = std::make_unique<DeviceMatrix>(gpu, problem_.a, spec.a_type, "a");
@@ -135,26 +139,36 @@ class ShapeBench {
     return copies_[0].c->download();
   }
 
-  double time_kernel(const engine::KernelImage& image) {
-    std::vector<double> ms;
+  // The median time of each of cuBLAS's products in `gemms` (in that order), then of each
+  // kernel, launched in turn: each round launches every one of them once. A GPU held at its
+  // power limit lowers its clock within milliseconds of sustained work (an H200 at 8192³ went
+  // from 1980 MHz to about 1300 MHz, with the kernel taking the same number of cycles): timed
+  // one after the other, whichever ran first would get the higher clock. In turn, all see the
+  // same. Each launch takes the next copy of the inputs, whatever it runs.
+  std::vector<double> time_in_turn(const std::vector<CublasGemm>& gemms, const KernelImages& images) {
+    std::vector<std::vector<double>> ms(gemms.size() + images.size());
+    std::size_t next = 0;
+    auto copy = [&]() -> const InputCopy& { return copies_[next++ % copies_.size()]; };
     for (int i = 0; i < kWarmupLaunches + kTimedLaunches; ++i) {
-      double t = launch(image, copies_[static_cast<std::size_t>(i) % copies_.size()]);
-      if (i >= kWarmupLaunches) ms.push_back(t);
+      const bool timed = i >= kWarmupLaunches;
+      for (std::size_t g = 0; g < gemms.size(); ++g) {
+        double t = cublas_once(gemms[g], copy());
+        if (timed) ms[g].push_back(t);
+      }
+      for (std::size_t k = 0; k < images.size(); ++k) {
+        double t = launch(*images[k], copy());
+        if (timed) ms[gemms.size() + k].push_back(t);
+      }
     }
-    return median(ms);
+    std::vector<double> medians;
+    for (const std::vector<double>& m : ms) medians.push_back(median(m));
+    return medians;
   }
 
   double time_cublas(CublasGemm gemm) {
     std::vector<double> ms;
     for (int i = 0; i < kWarmupLaunches + kTimedLaunches; ++i) {
-      const InputCopy& copy = copies_[static_cast<std::size_t>(i) % copies_.size()];
-      const void* a = gemm == CublasGemm::hgemm ? copy.a->get()
-                      : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.a_bf16->get())
-                                                 : copy.float_a();
-      const void* b = gemm == CublasGemm::hgemm ? copy.b->get()
-                      : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.b_bf16->get())
-                                                 : copy.float_b();
-      double t = blas_.gemm(gemm, dims_, a, b, copy.c->get(), epilogue_alpha(), epilogue_beta());
+      double t = cublas_once(gemm, copies_[static_cast<std::size_t>(i) % copies_.size()]);
       if (i >= kWarmupLaunches) ms.push_back(t);
     }
     return median(ms);
@@ -166,6 +180,16 @@ class ShapeBench {
   float epilogue_beta() const { return spec_.epilogue == Epilogue::alpha_beta ? problem_.beta : 0.0f; }
 
  private:
+  double cublas_once(CublasGemm gemm, const InputCopy& copy) {
+    const void* a = gemm == CublasGemm::hgemm ? copy.a->get()
+                    : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.a_bf16->get())
+                                               : copy.float_a();
+    const void* b = gemm == CublasGemm::hgemm ? copy.b->get()
+                    : gemm == CublasGemm::bf16 ? static_cast<const void*>(copy.b_bf16->get())
+                                               : copy.float_b();
+    return blas_.gemm(gemm, dims_, a, b, copy.c->get(), epilogue_alpha(), epilogue_beta());
+  }
+
   double launch(const engine::KernelImage& image, const InputCopy& copy) {
     KernelArgs args{copy.a->get(), copy.b->get(), copy.c->get(), static_cast<int>(dims_.m),
                     static_cast<int>(dims_.n), static_cast<int>(dims_.k), problem_.alpha, problem_.beta};
@@ -252,12 +276,17 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
       return false;
     }
     std::vector<BenchRow> shape_rows;
-    double baseline_ms = bench.time_cublas(baseline);
+    // The baseline, cuBLAS's bf16 product (the same work, for scale) and the kernels in turn;
+    // the slower float32 products after them, for scale too.
+    std::vector<CublasGemm> in_turn = {baseline};
+    if (hgemm) in_turn.push_back(CublasGemm::bf16);
+    const std::vector<double> ms = bench.time_in_turn(in_turn, gpu_images);
+    const double baseline_ms = ms[0];
     for (std::size_t k = 0; k < gpu_images.size(); ++k)
-      shape_rows.push_back({dims, PuzzleSpec::kernel_name(spec.kernels[k]), false, bench.time_kernel(*gpu_images[k]), 0});
+      shape_rows.push_back({dims, PuzzleSpec::kernel_name(spec.kernels[k]), false, ms[in_turn.size() + k], 0});
     shape_rows.push_back({dims, baseline_name, true, baseline_ms, 0});
-    if (hgemm) {  // cuBLAS's bf16 product, and the float32 products beside it, for scale
-      shape_rows.push_back({dims, cublas_name(CublasGemm::bf16), true, bench.time_cublas(CublasGemm::bf16), 0});
+    if (hgemm) {
+      shape_rows.push_back({dims, cublas_name(CublasGemm::bf16), true, ms[1], 0});
       shape_rows.push_back({dims, cublas_name(CublasGemm::tf32), true, bench.time_cublas(CublasGemm::tf32), 0});
       shape_rows.push_back({dims, cublas_name(CublasGemm::sgemm), true, bench.time_cublas(CublasGemm::sgemm), 0});
     }
@@ -268,8 +297,8 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
                     shape_words(dims);
   }
 
-  std::printf("%s on %s: median of %d launches after %d warm-up launches each\n", st.bold("Speed").c_str(),
-              gpu->description().c_str(), kTimedLaunches, kWarmupLaunches);
+  std::printf("%s on %s: median of %d launches after %d warm-up launches each, the kernel's and cuBLAS's in turn\n",
+              st.bold("Speed").c_str(), gpu->description().c_str(), kTimedLaunches, kWarmupLaunches);
   for (const std::string& line : bench_table(rows, baseline_name)) std::printf("  %s\n", line.c_str());
   std::printf("Each launch takes the next copy of the inputs, so that the %s L2 cache holds none of them when it "
               "starts: %s.\n",

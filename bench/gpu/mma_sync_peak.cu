@@ -1,0 +1,150 @@
+// The ceiling of mma.sync.m16n8k16 (f16 inputs, f32 sums) on this GPU: every SM, operands in
+// registers only, several independent accumulators per warp so that no mma waits for the one
+// before it; next to cuBLAS's HGEMM at 4096³ (f16 in, f32 sums and out, as the checker's --bench
+// calls it) in the same process. That bounds what puzzle 11, which feeds the same instruction
+// from shared memory, can reach. Not part of the checker or of CI: a tool for a GPU machine.
+//
+// Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a bench/gpu/mma_sync_peak.cu -lcublas -o build/mma_sync_peak
+// Run:   build/mma_sync_peak        (one line per configuration, then cuBLAS, then the best)
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                                  \
+  do {                                                                                               \
+    cudaError_t e_ = (call);                                                                         \
+    if (e_ != cudaSuccess) {                                                                         \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
+      std::exit(2);                                                                                  \
+    }                                                                                                \
+  } while (0)
+#define CHECK_BLAS(call)                                                                             \
+  do {                                                                                               \
+    cublasStatus_t s_ = (call);                                                                      \
+    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                               \
+      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, int(s_));    \
+      std::exit(2);                                                                                  \
+    }                                                                                                \
+  } while (0)
+
+__device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// Each warp: `iters` times, ACC independent mmas (one per accumulator).
+template <int ACC>
+__global__ void mma_peak(float* out, int iters) {
+  uint32_t a[4], b[2];
+  // Operands that the compiler cannot know: small halves from the thread's index.
+  const __half2 x = __floats2half2_rn(1e-3f * (threadIdx.x % 7), -1e-3f * (threadIdx.x % 5));
+  for (int i = 0; i < 4; ++i) a[i] = *reinterpret_cast<const uint32_t*>(&x);
+  for (int i = 0; i < 2; ++i) b[i] = *reinterpret_cast<const uint32_t*>(&x);
+  float d[ACC][4] = {};
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int j = 0; j < ACC; ++j) mma_m16n8k16(d[j], a, b);
+  }
+  float sum = 0;
+#pragma unroll
+  for (int j = 0; j < ACC; ++j) sum += d[j][0] + d[j][1] + d[j][2] + d[j][3];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int main() {
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int sms = prop.multiProcessorCount;
+  int clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  std::printf("device %s, %d SMs, reported boost clock %d MHz\n", prop.name, sms, clock_khz / 1000);
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  float* out = nullptr;
+  CHECK(cudaMalloc(&out, size_t(sms) * 32 * 1024 * 4));
+
+  double best = 0;
+  auto run = [&](auto kernel, int acc, int warps_per_block, int blocks_per_sm) {
+    const int iters = 16384, grid = sms * blocks_per_sm, threads = 32 * warps_per_block;
+    cudaFuncAttributes attr;
+    CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (attr.numRegs * threads > 65536) {  // the block would not fit on an SM
+      std::printf("mma.sync m16n8k16 f32: %2d warps per SM, %2d accumulators per warp: %d registers a thread, too many\n",
+                  warps_per_block * blocks_per_sm, acc, attr.numRegs);
+      return;
+    }
+    std::vector<double> ms;
+    for (int r = 0; r < 8; ++r) {
+      CHECK(cudaEventRecord(start));
+      kernel<<<grid, threads>>>(out, iters);
+      CHECK(cudaEventRecord(stop));
+      CHECK(cudaEventSynchronize(stop));
+      CHECK(cudaGetLastError());
+      float t = 0;
+      CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (r >= 2) ms.push_back(t);
+    }
+    const double flops = 2.0 * 16 * 8 * 16 * double(iters) * acc * grid * warps_per_block;
+    const double tflops = flops / median(ms) / 1e9;
+    best = std::max(best, tflops);
+    std::printf("mma.sync m16n8k16 f32: %2d warps per SM, %2d accumulators per warp: %.3f ms, %.1f TFLOP/s\n",
+                warps_per_block * blocks_per_sm, acc, median(ms), tflops);
+  };
+  for (int warps : {4, 8, 16, 32}) {
+    run(mma_peak<2>, 2, warps, 1);
+    run(mma_peak<4>, 4, warps, 1);
+    run(mma_peak<8>, 8, warps, 1);
+    run(mma_peak<16>, 16, warps, 1);
+  }
+
+  // cuBLAS HGEMM at 4096³ as the checker's --bench times it: median of 25 after 3 warm-ups.
+  const int n = 4096;
+  __half *a = nullptr, *b = nullptr;
+  float* c = nullptr;
+  CHECK(cudaMalloc(&a, size_t(n) * n * 2));
+  CHECK(cudaMalloc(&b, size_t(n) * n * 2));
+  CHECK(cudaMalloc(&c, size_t(n) * n * 4));
+  {
+    std::vector<__half> h(size_t(n) * n);
+    uint32_t x = 12345;
+    for (auto& v : h) {
+      x = x * 1664525u + 1013904223u;
+      v = __float2half(float(x >> 8) / float(1u << 23) - 1.0f);
+    }
+    CHECK(cudaMemcpy(a, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
+  }
+  cublasHandle_t handle;
+  CHECK_BLAS(cublasCreate(&handle));
+  std::vector<double> ms;
+  for (int r = 0; r < 28; ++r) {
+    const float alpha = 1, beta = 0;
+    CHECK(cudaEventRecord(start));
+    CHECK_BLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, b, CUDA_R_16F, n, a, CUDA_R_16F, n,
+                            &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, start, stop));
+    if (r >= 3) ms.push_back(t);
+  }
+  const double blas = 2.0 * n * n * n / median(ms) / 1e9;
+  std::printf("cuBLAS HGEMM 4096x4096x4096 (f16 in, f32 out): %.4f ms, %.1f TFLOP/s\n", median(ms), blas);
+  std::printf("best mma.sync: %.1f TFLOP/s = %.1f %% of cuBLAS HGEMM at 4096^3\n", best, 100.0 * best / blas);
+  return 0;
+}
