@@ -2,7 +2,8 @@
 """Prints puzzle 13's kernel with a trace added (for bench/gpu/p13_schedule.cu): the first
 consumer thread of each block records its SM, when it started and ended on the GPU's clock
 (%globaltimer, ns) and on the SM's cycle counter, and when each of its tiles was stored;
-thread 0 records when the block entered the kernel. Usage: make_p13_trace.py SOLUTION.cu"""
+thread 0 records when the block entered the kernel. Usage: make_p13_trace.py SOLUTION.cu [OUT.cu]
+(without OUT.cu, to standard output)."""
 import sys
 
 TRACE = """
@@ -46,4 +47,8 @@ for anchor, added in EDITS:
     at = text.index(anchor)
     end = text.index("\n", at) + 1
     text = text[:end] + added + text[end:]
-sys.stdout.write(text)
+if len(sys.argv) > 2:
+    with open(sys.argv[2], "w") as out:
+        out.write(text)
+else:
+    sys.stdout.write(text)

@@ -4,8 +4,10 @@
 // calls it) in the same process. That bounds what puzzle 11, which feeds the same instruction
 // from shared memory, can reach. Not part of the checker or of CI: a tool for a GPU machine.
 //
-// Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a bench/gpu/mma_sync_peak.cu -lcublas -o build/mma_sync_peak
-// Run:   build/mma_sync_peak        (one line per configuration, then cuBLAS, then the best)
+// Build: the default preset builds it where nvcc can build sm_90a (cmake --build build/default
+//        --target mma_sync_peak), or by hand: nvcc -O3 -std=c++17
+//        -gencode=arch=compute_90a,code=sm_90a bench/gpu/mma_sync_peak.cu -lcublas -o build/mma_sync_peak
+// Run:   build/default/bin/mma_sync_peak   (one line per configuration, then cuBLAS, then the best)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

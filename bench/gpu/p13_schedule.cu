@@ -5,8 +5,10 @@
 // its SM, its start and end on the GPU's clock and on the SM's cycle counter, and when each of
 // its tiles ended). Not part of the checker or of CI: a tool for measuring on a GPU machine.
 //
-// Build (sm_90a, from the repository root; p13_trace.cu is made by bench/gpu/make_p13_trace.py):
-//   python3 bench/gpu/make_p13_trace.py solutions/p13_warp_specialization.cu > build/p13_trace.cu
+// Build: the default preset builds it where nvcc can build sm_90a (cmake --build build/default
+// --target p13_schedule: build/default/bin/p13_schedule), or by hand, from the repository root
+// (p13_trace.cu is made by bench/gpu/make_p13_trace.py):
+//   python3 bench/gpu/make_p13_trace.py solutions/p13_warp_specialization.cu build/p13_trace.cu
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Isolutions -Ibuild \
 //        bench/gpu/p13_schedule.cu -lcublas -lcuda -o build/p13_schedule
 // Run: build/p13_schedule M N K SETS ROUNDS [TRACE_FILE]

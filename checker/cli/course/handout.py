@@ -25,6 +25,8 @@ LEFT_OUT = [
     ("solutions/", "the reference solutions"),
     ("bench/tuning/", "the tuning files: other values of the reference solutions' constants"),
     ("bench/gpu_run.sh", "the GPU test run, which runs the reference solutions"),
+    ("bench/gpu/p13_schedule.cu", "puzzle 13's reference kernel, timed and traced outside its checker"),
+    ("bench/gpu/make_p13_trace.py", "puzzle 13's reference kernel, timed and traced outside its checker"),
     ("tests/instructor/", "the instructors' tests"),
     ("checker/grading/", TOOLS),
     ("checker/cmake/GradingExport.cmake", TOOLS),
