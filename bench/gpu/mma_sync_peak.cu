@@ -18,22 +18,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                  \
-  do {                                                                                               \
-    cudaError_t e_ = (call);                                                                         \
-    if (e_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      std::exit(2);                                                                                  \
-    }                                                                                                \
-  } while (0)
-#define CHECK_BLAS(call)                                                                             \
-  do {                                                                                               \
-    cublasStatus_t s_ = (call);                                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call, int(s_));    \
-      std::exit(2);                                                                                  \
-    }                                                                                                \
-  } while (0)
+#include "check.h"
 
 __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
   asm volatile(
