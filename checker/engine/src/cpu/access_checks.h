@@ -168,11 +168,14 @@ class AccessChecks {
     std::uint32_t epoch = 0;
     std::uint16_t writer = 0, reader = 0, other_reader = 0;  // thread + 1; 0: none
     std::uint16_t writer_sync = 0, reader_sync = 0;          // the warp's __syncwarp count then
-    std::uint8_t many_readers = 0, reported = 0;
+    // One byte of flags, so that a Word is 16 bytes: four to a cache line, none across two.
+    std::uint8_t many_readers : 1, reported : 1;
     // Accesses narrower than the word (halves, bytes) were made to it since the barrier:
     // its bytes are tracked one by one in ByteWord instead.
-    std::uint8_t by_bytes = 0, unused = 0;
+    std::uint8_t by_bytes : 1;
+    Word() : many_readers(0), reported(0), by_bytes(0) {}
   };
+  static_assert(sizeof(Word) == 16, "shadow words are read for every shared access: keep them to a quarter line");
   // The last generic-proxy write of a shared word (any thread's store, st.shared, stmatrix, a
   // copy the compiler made), public for the fast path: its thread and that thread's
   // fence.proxy.async count then. Kept across barriers; in a word that was written in this
