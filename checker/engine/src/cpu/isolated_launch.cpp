@@ -25,6 +25,14 @@
 namespace engine::cpu {
 namespace {
 
+// A finding's file and line, as the launch report keeps them (no file: "").
+SourceLocation file_line(const char* file, unsigned line) {
+  SourceLocation at;
+  at.file = file ? file : "";
+  at.line = static_cast<int>(line);
+  return at;
+}
+
 // An emulator (qemu-user: tests/platforms/arm64_emulated.sh) runs kernels tens of times
 // slower than the machine it stands for: PUZZLES_TIME_LIMIT_SCALE multiplies every time limit.
 double time_limit_scale() {
@@ -170,7 +178,7 @@ class Translator {
         r.kind == FindingKind::proxy_fence || r.kind == FindingKind::wgmma_accumulator) {
       f.other = coord(r.block, r.other_thread);
       f.other_is_write = r.other_is_write;
-      if (r.other_line) f.other_at = SourceLocation{r.other_file ? r.other_file : "", static_cast<int>(r.other_line)};
+      if (r.other_line) f.other_at = file_line(r.other_file, r.other_line);
     }
     if (r.kind == FindingKind::barrier_divergence || r.kind == FindingKind::warp_divergence ||
         r.kind == FindingKind::deadlock) {
@@ -179,7 +187,7 @@ class Translator {
         ThreadGroup group;
         group.returned = raw.exited;
         if (!raw.exited && raw.waits_at) group.waits_for = raw.waits_at;
-        if (!raw.exited) group.barrier = SourceLocation{raw.file ? raw.file : "", static_cast<int>(raw.line)};
+        if (!raw.exited) group.barrier = file_line(raw.file, raw.line);
         group.count = raw.count;
         if (raw.wait_kind == 1) {
           group.wait.kind = ThreadGroup::BarrierWait::Kind::mbarrier;
@@ -202,7 +210,7 @@ class Translator {
         f.groups.push_back(group);
       }
     }
-    if (r.line) f.at = SourceLocation{r.file ? r.file : "", static_cast<int>(r.line)};
+    if (r.line) f.at = file_line(r.file, r.line);
     f.detail = r.detail;
     f.misuse = static_cast<Finding::Misuse>(r.misuse);
     f.misuse_value = r.misuse_value;
@@ -234,8 +242,6 @@ void attach_source_lines(std::vector<Finding>& findings, const std::vector<std::
   }
 }
 
-// Where the groups of a deadlock wait, with the calls that led there (an mbarrier wait in a
-// helper, called from the kernel's line).
 // Where a line site (access_checks.h) is.
 SourceLocation line_site_location(Site site) {
   SourceLocation at;
@@ -244,6 +250,8 @@ SourceLocation line_site_location(Site site) {
   return at;
 }
 
+// Where the groups of a deadlock wait, with the calls that led there (an mbarrier wait in a
+// helper, called from the kernel's line).
 void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& report, const std::string& kernel_source) {
   std::vector<std::uintptr_t> sites;
   for (std::uint32_t i = 0; i < report.kept; ++i)
@@ -376,7 +384,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     AccessProfile p;
     p.site = raw.site;
     // Accesses the engine made for a thread (inline PTX, tensor-core fragments) carry their line.
-    if (raw.site & kLineSite) p.at = SourceLocation{site_file(raw.site), static_cast<int>(site_line(raw.site))};
+    if (raw.site & kLineSite) p.at = line_site_location(raw.site);
     p.shared = raw.shared;
     p.write = raw.write;
     p.access_size = raw.access_size;

@@ -69,7 +69,6 @@ float element_value(const unsigned char* p, Type t) {
 void read_operand(Lane& reader, const Descriptor& d, unsigned rows, bool mn_major, Type t, unsigned warpgroup,
                   std::uint32_t group, float* out /* [rows][16] */) {
   Worker& w = worker();
-  const std::uintptr_t window = shared_window_base();
   if (mn_major && d.swizzle == 0)
     refuse(reader, "a transposed (MN-major) wgmma operand without a swizzle is not supported by the CPU backend; use "
                    "a 32-, 64- or 128-byte swizzle");
