@@ -176,7 +176,11 @@ void print_memory_profile(const std::string& kernel, const CpuMeasure& measure, 
     std::printf("%s\n", bad ? st.yellow(text).c_str() : text.c_str());
   }
   const ProfileRow& worst = rows.front();
-  std::string where = where_in_source(engine::SourceLocation{source, worst.line, worst.approximate});
+  engine::SourceLocation worst_at;
+  worst_at.file = source;
+  worst_at.line = worst.line;
+  worst_at.approximate = worst.approximate;
+  std::string where = where_in_source(worst_at);
   if (worst.excess == 0) {
     std::printf("  Every request takes the fewest wavefronts or sectors it can: no bank conflicts, no scattered "
                 "loads.\n");

@@ -387,7 +387,9 @@ engine::LaunchConfig PuzzleSpec::launch_for(const Dims& d, const engine::DeviceL
     }
     return engine::Dim3(xyz[0], xyz[1], xyz[2]);
   };
-  engine::LaunchConfig c{dim3_of(launch.grid), dim3_of(launch.block)};
+  engine::LaunchConfig c;
+  c.grid = dim3_of(launch.grid);
+  c.block = dim3_of(launch.block);
   c.cluster = dim3_of(launch.cluster);  // none: (1,1,1), no clusters
   if (!launch.dynamic_shared_bytes.empty())
     c.dynamic_shared_bytes = static_cast<std::size_t>(std::llround(evaluate(launch.dynamic_shared_bytes, v)));
