@@ -165,14 +165,8 @@ class ShapeBench {
     return medians;
   }
 
-  double time_cublas(CublasGemm gemm) {
-    std::vector<double> ms;
-    for (int i = 0; i < kWarmupLaunches + kTimedLaunches; ++i) {
-      double t = cublas_once(gemm, copies_[static_cast<std::size_t>(i) % copies_.size()]);
-      if (i >= kWarmupLaunches) ms.push_back(t);
-    }
-    return median(ms);
-  }
+  // One of cuBLAS's products alone (the slower float32 ones, shown for scale).
+  double time_cublas(CublasGemm gemm) { return time_in_turn({gemm}, {})[0]; }
 
   // What cuBLAS computes: the puzzle's alpha and beta, or a plain product (a ReLU has no
   // cuBLAS counterpart, so relu puzzles are compared with the product alone).
@@ -293,7 +287,7 @@ bool run_speed_harness(const PuzzleSpec& spec, const Options& opt, const KernelI
     for (BenchRow& r : shape_rows) r.percent_of_baseline = 100.0 * baseline_ms / r.milliseconds;
     rows.insert(rows.end(), shape_rows.begin(), shape_rows.end());
     copies_words += (copies_words.empty() ? "" : "; ") + std::to_string(bench.copies()) +
-                    (bench.copies() == 1 ? " copy of " : " copies of ") + megabytes(bench.copy_bytes()) + " at " +
+                    " copies of " + megabytes(bench.copy_bytes()) + " at " +
                     shape_words(dims);
   }
 
