@@ -2,16 +2,17 @@
 
 #include "access_checks.h"
 
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -49,20 +50,34 @@ double time_limit_scale() {
 }
 
 // A time limit is the kernel's, not the machine's: on a machine busy with other work (a class
-// graded two at a time, a parallel test run) the worker process gets less than a core, and the
-// clock alone would stop a kernel that was only waiting for its turn. So a launch runs past its
-// limit while its process (all its workers together) has used less CPU time than the limit; an
-// endless loop spins and uses it. Up to this many times the limit by the clock: a process that
-// sleeps instead would never use it.
+// graded two at a time, a parallel test run) the workers wait for a core, and the clock alone
+// would stop a kernel that was only waiting for its turn. So the limit counts the time since
+// the launch less the time each worker, on average, spent ready to run but waiting for a CPU
+// (the scheduler's run-queue delay); an endless loop runs and is stopped at the limit, by the
+// clock, on an idle machine. Up to this many times the limit by the clock, whatever the load.
 constexpr double kStarvedLimitFactor = 3.0;
 
-// The CPU time that process `pid` (every thread of it) has used, in seconds, or -1 when it
-// cannot be read.
-double cpu_seconds_of(pid_t pid) {
-  clockid_t clock;
-  timespec used{};
-  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &used) != 0) return -1;
-  return static_cast<double>(used.tv_sec) + 1e-9 * static_cast<double>(used.tv_nsec);
+// Seconds that the threads of process `pid` together have spent runnable but waiting for a CPU
+// (the second field of /proc/<pid>/task/<tid>/schedstat), or -1 when the kernel does not say.
+double run_queue_wait_seconds(pid_t pid) {
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* dir = opendir(tasks.c_str());
+  if (dir == nullptr) return -1;
+  double total = 0;
+  bool read_any = false;
+  while (dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    std::FILE* f = std::fopen((tasks + "/" + entry->d_name + "/schedstat").c_str(), "r");
+    if (f == nullptr) continue;  // a thread that just ended
+    unsigned long long on_cpu = 0, waiting = 0;
+    if (std::fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2) {
+      total += 1e-9 * static_cast<double>(waiting);
+      read_any = true;
+    }
+    std::fclose(f);
+  }
+  closedir(dir);
+  return read_any ? total : -1;
 }
 
 class SharedReport {
@@ -298,13 +313,16 @@ LaunchResult launch_isolated(GridPlan& plan) {
   for (;;) {
     double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (waited >= deadline) {
-      double used = cpu_seconds_of(pid);
-      if (used < 0 || used >= limit || waited >= kStarvedLimitFactor * limit) {
+      // The kernel's own time: the clock, less what an average worker waited for a core.
+      const double queued = run_queue_wait_seconds(pid);
+      const double workers = std::max(1u, report->workers);
+      const double own = queued < 0 ? waited : waited - queued / workers;
+      if (own >= limit || waited >= kStarvedLimitFactor * limit) {
         timed_out = true;
         break;
       }
-      // It has had less than `limit` of CPU: at best it catches up at one CPU-second a second.
-      deadline = std::min(waited + (limit - used), kStarvedLimitFactor * limit);
+      // At best its own time grows one second a second from here.
+      deadline = std::min(waited + (limit - own), kStarvedLimitFactor * limit);
     }
     int ready = poll(&pfd, 1, static_cast<int>((deadline - waited) * 1000.0) + 1);
     if (ready > 0) break;
