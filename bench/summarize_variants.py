@@ -2,7 +2,7 @@
 """Kernel rows of --bench-csv files, side by side.
 
     python3 bench/summarize_variants.py tune-*.csv          one line per kernel row of each file:
-        the file, the shape, the kernel's time and TFLOP/s, cuBLAS's time at that shape in the
+        the file (and the puzzle, where a file holds several), the shape, the kernel's time and TFLOP/s, cuBLAS's time at that shape in the
         same file, and the kernel's % of it (variants timed one after the other)
     python3 bench/summarize_variants.py --median run-*.csv  one line per puzzle, kernel and shape
         over all the files (repeated runs of the same checkers): each run's % of cuBLAS, each %
@@ -20,7 +20,7 @@ def kernel_rows(path):
         if r["cublas"] != "0":
             continue
         base = next((b for b in rows if b["cublas"] == "1" and b["implementation"] == r["baseline"]
-                     and (b["m"], b["n"], b["k"]) == (r["m"], r["n"], r["k"])), None)
+                     and b["puzzle"] == r["puzzle"] and (b["m"], b["n"], b["k"]) == (r["m"], r["n"], r["k"])), None)
         yield r, base
 
 
@@ -29,9 +29,12 @@ def main(args):
     paths = [Path(a) for a in args if a != "--median"]
     if not median:
         for path in paths:
-            for r, base in kernel_rows(path):
+            rows = list(kernel_rows(path))
+            several = len({r["puzzle"] for r, _ in rows}) > 1  # a whole run's CSV: say whose row
+            for r, base in rows:
                 shape = f"{r['m']}x{r['n']}x{r['k']}"
-                print(f"{path.stem:24} {shape:16} {r['milliseconds']:>8} ms {r['tflops']:>8} TFLOP/s  "
+                name = f"{path.stem} {r['puzzle'][:3]}" if several else path.stem
+                print(f"{name:24} {shape:16} {r['milliseconds']:>8} ms {r['tflops']:>8} TFLOP/s  "
                       f"cuBLAS {base['milliseconds'] if base else '-':>8} ms  {r['percent_of_baseline']:>7} %")
         return 0
     runs = {}
