@@ -20,8 +20,9 @@
 //        that step s - 1 used; commit; then for each 16-wide slice of the tiles, load the
 //        warp's fragments with ldmatrix (.trans for b) and mma.sync every pair.
 //   Copies are 16 bytes when k % 8 == 0 and n % 8 == 0 (0 past the edges, by cp.async's
-//   source size); otherwise the tiles are filled element by element. Last, each lane stores
-//   its sums that lie inside c.
+//   source size); otherwise the tiles are filled element by element. A block whose tiles never
+//   reach an edge (k % BK == 0 and the tile inside c) copies through two pointers moved along k,
+//   without a test per chunk. Last, each lane stores its sums that lie inside c.
 // Constants: BM = BN = 128, BK = 64, WM = WN = 64, STAGES = 3, THREADS = 128.
 // Doc: docs/p11_mma_sync.md
 
@@ -116,12 +117,31 @@ matmul_mma_sync(const __half* a, const __half* b, float* c, int m, int n, int k)
   // 16-byte copies need 16-byte aligned sources: rows of a are when k % 8 == 0, rows of b
   // when n % 8 == 0. The same for every thread, so the branch costs nothing.
   const bool copy16 = k % 8 == 0 && n % 8 == 0;
+  // Most blocks of a large product never reach an edge: their tiles lie inside a and b at
+  // every step. They skip the per-chunk tests and index arithmetic, which would take issue
+  // slots from the mma.syncs every step: a thread's chunks are rows A_PASS (B_PASS) apart in
+  // the same column, so one pointer per matrix, moved along k, finds them all.
+  const bool interior = copy16 && row0 + BM <= m && col0 + BN <= n && k % BK == 0;
+  constexpr int A_PASS = THREADS / (BK / 8), B_PASS = THREADS / (BN / 8);
+  const int a_r = threadIdx.x / (BK / 8), a_chunk = threadIdx.x % (BK / 8);
+  const int b_r = threadIdx.x / (BN / 8), b_chunk = threadIdx.x % (BN / 8);
+  const __half* a_source = interior ? a + size_t(row0 + a_r) * k + 8 * a_chunk : a;
+  const __half* b_source = interior ? b + size_t(b_r) * n + col0 + 8 * b_chunk : b;
 
   // Starts the copies of step `step` into stage `stage`: the a tile's rows, then the b tile's.
   auto load_step = [&](int stage, int step) {
     const int k0 = step * BK;
     const uint32_t a_stage = a_tiles + stage * A_STAGE, b_stage = b_tiles + stage * B_STAGE;
-    if (copy16) {
+    if (interior) {
+      const __half* from = a_source + k0;
+#pragma unroll
+      for (int l = 0; l < BM * BK / (8 * THREADS); ++l, from += size_t(A_PASS) * k)
+        cp_async_16(a_stage + swizzle<A_ROW>(a_r + l * A_PASS, a_chunk), from, 16);
+      from = b_source + size_t(k0) * n;
+#pragma unroll
+      for (int l = 0; l < BK * BN / (8 * THREADS); ++l, from += size_t(B_PASS) * n)
+        cp_async_16(b_stage + swizzle<B_ROW>(b_r + l * B_PASS, b_chunk), from, 16);
+    } else if (copy16) {
 #pragma unroll
       for (int l = 0; l < BM * BK / (8 * THREADS); ++l) {
         int e = threadIdx.x + l * THREADS, r = e / (BK / 8), chunk = e % (BK / 8);
