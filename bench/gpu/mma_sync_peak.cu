@@ -11,14 +11,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <vector>
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "hgemm_baseline.h"
 
 __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
   asm volatile(
@@ -47,11 +46,6 @@ __global__ void mma_peak(float* out, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 int main() {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -59,9 +53,6 @@ int main() {
   int clock_khz = 0;
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   std::printf("device %s, %d SMs, reported boost clock %d MHz\n", prop.name, sms, clock_khz / 1000);
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
   float* out = nullptr;
   CHECK(cudaMalloc(&out, size_t(sms) * 32 * 1024 * 4));
 
@@ -75,22 +66,12 @@ int main() {
                   warps_per_block * blocks_per_sm, acc, attr.numRegs);
       return;
     }
-    std::vector<double> ms;
-    for (int r = 0; r < 8; ++r) {
-      CHECK(cudaEventRecord(start));
-      kernel<<<grid, threads>>>(out, iters);
-      CHECK(cudaEventRecord(stop));
-      CHECK(cudaEventSynchronize(stop));
-      CHECK(cudaGetLastError());
-      float t = 0;
-      CHECK(cudaEventElapsedTime(&t, start, stop));
-      if (r >= 2) ms.push_back(t);
-    }
+    const double ms = time_ms([&] { kernel<<<grid, threads>>>(out, iters); }, 2, 6);
     const double flops = 2.0 * 16 * 8 * 16 * double(iters) * acc * grid * warps_per_block;
-    const double tflops = flops / median(ms) / 1e9;
+    const double tflops = flops / ms / 1e9;
     best = std::max(best, tflops);
     std::printf("mma.sync m16n8k16 f32: %2d warps per SM, %2d accumulators per warp: %.3f ms, %.1f TFLOP/s\n",
-                warps_per_block * blocks_per_sm, acc, median(ms), tflops);
+                warps_per_block * blocks_per_sm, acc, ms, tflops);
   };
   for (int warps : {4, 8, 16, 32}) {
     run(mma_peak<2>, 2, warps, 1);
@@ -99,39 +80,13 @@ int main() {
     run(mma_peak<16>, 16, warps, 1);
   }
 
-  // cuBLAS HGEMM at 4096³ as the checker's --bench times it: median of 25 after 3 warm-ups.
+  // cuBLAS HGEMM at 4096³ as the checker's --bench calls it: median of 25 after 3 warm-ups.
   const int n = 4096;
-  __half *a = nullptr, *b = nullptr;
-  float* c = nullptr;
-  CHECK(cudaMalloc(&a, size_t(n) * n * 2));
-  CHECK(cudaMalloc(&b, size_t(n) * n * 2));
-  CHECK(cudaMalloc(&c, size_t(n) * n * 4));
-  {
-    std::vector<__half> h(size_t(n) * n);
-    uint32_t x = 12345;
-    for (auto& v : h) {
-      x = x * 1664525u + 1013904223u;
-      v = __float2half(float(x >> 8) / float(1u << 23) - 1.0f);
-    }
-    CHECK(cudaMemcpy(a, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(b, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
-  }
+  HgemmOperands operands(n);
   cublasHandle_t handle;
   CHECK_BLAS(cublasCreate(&handle));
-  std::vector<double> ms;
-  for (int r = 0; r < 28; ++r) {
-    const float alpha = 1, beta = 0;
-    CHECK(cudaEventRecord(start));
-    CHECK_BLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, b, CUDA_R_16F, n, a, CUDA_R_16F, n,
-                            &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (r >= 3) ms.push_back(t);
-  }
-  const double blas = 2.0 * n * n * n / median(ms) / 1e9;
-  std::printf("cuBLAS HGEMM 4096x4096x4096 (f16 in, f32 out): %.4f ms, %.1f TFLOP/s\n", median(ms), blas);
+  const double blas = report_cublas_hgemm(handle, operands);
   std::printf("best mma.sync: %.1f TFLOP/s = %.1f %% of cuBLAS HGEMM at 4096^3\n", best, 100.0 * best / blas);
+  CHECK_BLAS(cublasDestroy(handle));
   return 0;
 }

@@ -22,16 +22,15 @@
 //        --target p11_data_path), or by hand: nvcc -O3 -std=c++17 -I.
 //        -gencode=arch=compute_90a,code=sm_90a bench/gpu/p11_data_path.cu -lcublas -o build/p11_data_path
 // Run:   build/default/bin/p11_data_path
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <vector>
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "check.h"
+#include "hgemm_baseline.h"
 #include "solutions/p11_mma_sync.cu"
 
 namespace {
@@ -112,33 +111,6 @@ __global__ void __launch_bounds__(THREADS, 2) p11_data_path(const __half* source
   out[blockIdx.x * THREADS + threadIdx.x] = sum;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Median milliseconds of `repeats` launches after `warmups`, each between two events.
-template <typename Launch>
-double time_ms(Launch launch, int warmups, int repeats) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  for (int r = 0; r < warmups + repeats; ++r) {
-    CHECK(cudaEventRecord(start));
-    launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (r >= warmups) ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  return median(ms);
-}
-
 }  // namespace
 
 int main() {
@@ -149,37 +121,16 @@ int main() {
 
   // cuBLAS's HGEMM and puzzle 11's kernel at 4096³, on the same inputs.
   const int n = 4096;
-  __half *a = nullptr, *b = nullptr;
-  float* c = nullptr;
-  CHECK(cudaMalloc(&a, size_t(n) * n * 2));
-  CHECK(cudaMalloc(&b, size_t(n) * n * 2));
-  CHECK(cudaMalloc(&c, size_t(n) * n * 4));
-  {
-    std::vector<__half> h(size_t(n) * n);
-    uint32_t x = 12345;
-    for (auto& v : h) {
-      x = x * 1664525u + 1013904223u;
-      v = __float2half(float(x >> 8) / float(1u << 23) - 1.0f);
-    }
-    CHECK(cudaMemcpy(a, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(b, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
-  }
+  HgemmOperands operands(n);
   cublasHandle_t handle;
   CHECK_BLAS(cublasCreate(&handle));
-  const double blas_ms = time_ms(
-      [&] {
-        const float alpha = 1, beta = 0;
-        CHECK_BLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, b, CUDA_R_16F, n, a, CUDA_R_16F, n,
-                                &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-      },
-      3, 25);
-  const double blas = 2.0 * n * n * n / blas_ms / 1e9;
-  std::printf("cuBLAS HGEMM 4096x4096x4096 (f16 in, f32 out): %.4f ms, %.1f TFLOP/s\n", blas_ms, blas);
+  const double blas = report_cublas_hgemm(handle, operands);
 
   CHECK(cudaFuncSetAttribute(matmul_mma_sync, cudaFuncAttributeMaxDynamicSharedMemorySize, SHARED_BYTES));
   const double kernel_ms = time_ms(
       [&] {
-        matmul_mma_sync<<<dim3((n + BN - 1) / BN, (n + BM - 1) / BM), THREADS, SHARED_BYTES>>>(a, b, c, n, n, n);
+        matmul_mma_sync<<<dim3((n + BN - 1) / BN, (n + BM - 1) / BM), THREADS, SHARED_BYTES>>>(operands.a, operands.b,
+                                                                                     operands.c, n, n, n);
       },
       3, 25);
   const double kernel = 2.0 * n * n * n / kernel_ms / 1e9;
