@@ -12,6 +12,7 @@
 #include "engine/kernel.h"
 #include "engine_kernels_cpu_only_kernels.h"
 #include "engine_kernels_kernels.h"
+#include "../seconds_text.h"  // checker/engine/src: how a time limit is worded
 
 using engine::DeviceArray;
 using engine::Dim3;
@@ -135,6 +136,14 @@ BACKEND_TEST("launches over the limits are refused with CUDA's reason") {
   CHECK(r.rejected.why == engine::LaunchRejection::Why::dynamic_shared_too_large);
   CHECK(r.rejected.requested == 65536);
   CHECK(r.rejected.attribute_would_help);
+}
+
+TEST_CASE("a time limit is worded with three significant digits, never a bare point") {
+  CHECK(engine::seconds_text(2) == "2.00");
+  CHECK(engine::seconds_text(0.5) == "0.50");
+  CHECK(engine::seconds_text(15.7) == "15.7");
+  CHECK(engine::seconds_text(103.2) == "103");  // a limit stretched under an emulator
+  CHECK(engine::seconds_text(1030) == "1030");
 }
 
 TEST_CASE("cpu: a kernel with more than 48 KiB of static shared memory is refused") {

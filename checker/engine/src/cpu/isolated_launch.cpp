@@ -21,6 +21,7 @@
 #include "device_arena.h"
 #include "device_globals.h"
 #include "grid_runner.h"
+#include "seconds_text.h"
 #include "source_lines.h"
 
 namespace engine::cpu {
@@ -339,14 +340,14 @@ LaunchResult launch_isolated(GridPlan& plan) {
       Finding f;
       f.kind = FindingKind::timeout;
       f.where = translate.coord(report->heartbeat[w].block.load(), thread);
-      f.detail = "still running after " + std::to_string(limit).substr(0, 4) + " s";
+      f.detail = "still running after " + seconds_text(limit) + " s";
       result.add(f);
     }
     if (result.findings.empty()) {
       Finding f;
       f.kind = FindingKind::timeout;
       f.thread_known = false;
-      f.detail = "the grid did not finish within " + std::to_string(limit).substr(0, 4) + " s";
+      f.detail = "the grid did not finish within " + seconds_text(limit) + " s";
       result.add(f);
     }
     kill(pid, SIGKILL);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "seconds_text.h"
 
 namespace engine::gpu {
 namespace {
@@ -178,7 +179,8 @@ class GpuBackend final : public Backend {
     if (done == cudaErrorNotReady) {
       lost_ = true;
       result.device_lost = true;
-      add_finding(result, FindingKind::timeout, "the kernel did not finish within " + seconds(options.timeout_seconds) + " s");
+      add_finding(result, FindingKind::timeout,
+                  "the kernel did not finish within " + seconds_text(options.timeout_seconds) + " s");
       return result;
     }
     if (done != cudaSuccess) {
@@ -196,8 +198,6 @@ class GpuBackend final : public Backend {
   }
 
  private:
-  static std::string seconds(double s) { return std::to_string(s).substr(0, 4); }
-
   void ensure_usable() const {
     if (lost_) throw Error("the GPU context was lost after an earlier fault; restart the program");
   }
