@@ -20,8 +20,9 @@
 //        that step s - 1 used; commit; then for each 16-wide slice of the tiles, load the
 //        warp's fragments with ldmatrix (.trans for b) and mma.sync every pair.
 //   Copies are 16 bytes when k % 8 == 0 and n % 8 == 0 (0 past the edges, by cp.async's
-//   source size); otherwise the tiles are filled element by element. Last, each lane stores
-//   its sums that lie inside c.
+//   source size); otherwise the tiles are filled element by element. A block whose tiles never
+//   reach an edge (k % BK == 0 and the tile inside c) copies through two pointers moved along k,
+//   without a test per chunk. Last, each lane stores its sums that lie inside c.
 // Constants: BM = BN = 128, BK = 64, WM = WN = 64, STAGES = 3, THREADS = 128.
 // Doc: docs/p11_mma_sync.md
 
