@@ -57,9 +57,9 @@ struct HgemmOperands {
     CHECK(cudaMemcpy(b, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
   }
   ~HgemmOperands() {
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
   }
   HgemmOperands(const HgemmOperands&) = delete;
   HgemmOperands& operator=(const HgemmOperands&) = delete;

@@ -156,6 +156,8 @@ int main() {
   measure(p11_data_path<kNoCopies>, kNoCopies);
   measure(p11_data_path<kSharedStores>, kSharedStores);
   measure(p11_data_path<kCopiesFromL2>, kCopiesFromL2);
+  CHECK(cudaFree(source));
+  CHECK(cudaFree(out));
   CHECK_BLAS(cublasDestroy(handle));
   return 0;
 }
