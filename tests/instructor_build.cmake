@@ -1,9 +1,21 @@
 # Configures and builds a small tree with PUZZLES_SOLVED, without editing a file, and
 # checks that the chosen checker now passes while the others still check puzzles/.
-# Run as: cmake -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... -P instructor_build.cmake
-file(REMOVE_RECURSE "${WORK_DIR}")
+# Run as: cmake -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DMAIN_BUILD=... -DPYTHON=...]
+#         -P instructor_build.cmake
+# With MAIN_BUILD, objects compiled there by the same command from the same bytes are copied
+# from it (tests/support/reuse_objects.py); the presets' build type keeps the commands equal.
+file(REMOVE_RECURSE "${WORK_DIR}" "${WORK_DIR}-reuse")
+set(launcher "")
+if(MAIN_BUILD AND PYTHON)
+  execute_process(
+    COMMAND "${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/support/reuse_objects.py" --launcher --main-build "${MAIN_BUILD}"
+            --from-source "${SOURCE_DIR}" --to-source "${SOURCE_DIR}" --to-build "${WORK_DIR}"
+            --work "${WORK_DIR}-reuse"
+    OUTPUT_VARIABLE launcher OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}" -G Ninja -DCMAKE_CXX_COMPILER=${CXX}
+          -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_COMPILER_LAUNCHER=${launcher}"
           -DPUZZLES_ENABLE_CUDA=OFF -DPUZZLES_BUILD_TESTS=OFF "-DPUZZLES_SOLVED=p05_single_block_aat;p04_tiled"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
@@ -26,4 +38,4 @@ if(NOT stub EQUAL 1)
   message(FATAL_ERROR "p01 (not in PUZZLES_SOLVED) should still check the stub and fail, but exited ${stub}")
 endif()
 message(STATUS "PUZZLES_SOLVED switched p05 to solutions/ and left p01 on puzzles/")
-file(REMOVE_RECURSE "${WORK_DIR}")
+file(REMOVE_RECURSE "${WORK_DIR}" "${WORK_DIR}-reuse")

@@ -3,8 +3,8 @@
 The tests edit puzzle files, reset them and record progress, so they work on a copy of the
 source tree, never on the real puzzles/. The copy is kept between runs in the main build tree
 (tests/cli/sandbox/src) and brought up to date file by file, so its build is incremental; its
-first build reuses the main build's objects where it can (reuse_objects.py). The checkers the
-tests run are built here, so that no test pays for a cold build.
+first build reuses the main build's objects where it can (tests/support/reuse_objects.py). The
+checkers the tests run are built here, so that no test pays for a cold build.
 
   python3 fixture.py --source S --main-build B --work W
 """
@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "support"))
+import reuse_objects  # noqa: E402
+
 # Not copied: build trees, version control, the student's backups and caches.
 SKIPPED = {"build", ".git", "backups", ".device", "__pycache__"}
 PRESET = "cpu-only"
@@ -64,16 +67,6 @@ def course_stub(source, puzzle_id):
     return next((t for t in texts if "FILL ME IN" in t), None)
 
 
-def candidate_builds(main_build):
-    """The main build, then its sibling build trees (another preset may match the copy's)."""
-    main_build = Path(main_build).resolve()
-    found = [main_build]
-    if main_build.parent.is_dir():
-        found += sorted(p for p in main_build.parent.iterdir()
-                        if p != main_build and (p / "build.ninja").exists())
-    return found
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--source", required=True)
@@ -100,26 +93,16 @@ def main():
 
     configured = (build / "CMakeCache.txt").exists()
     if not configured:
-        # Pick the candidate whose objects match the copy's commands best.
-        best, best_count = None, 0
-        for candidate in candidate_builds(args.main_build):
-            index = work / f"reuse-{candidate.name}.json"
-            count = int(subprocess.run(
-                [sys.executable, str(HERE / "reuse_objects.py"), "--index", str(index),
-                 "--from-source", str(source), "--from-build", str(candidate),
-                 "--to-source", str(copy), "--to-build", str(build)],
-                capture_output=True, text=True).stdout.split(" ", 1)[0] or 0)
-            if count > best_count:
-                best, best_count = index, count
+        launcher, count = reuse_objects.best_launcher(args.main_build, source, copy, build, work)
         command = ["cmake", "--preset", PRESET, "-DPUZZLES_BUILD_TESTS=OFF"]
-        if best:
-            command.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={sys.executable};{HERE / 'reuse_objects.py'};{best}")
+        if launcher:
+            command.append(f"-DCMAKE_CXX_COMPILER_LAUNCHER={';'.join(launcher)}")
         result = subprocess.run(command, cwd=copy, capture_output=True, text=True)
         if result.returncode != 0:
             print(result.stdout + result.stderr)
             print("configuring the copy failed")
             return 1
-        print(f"configured {build.relative_to(work)}; objects to reuse: {best_count}")
+        print(f"configured {build.relative_to(work)}; objects to reuse: {count}")
     # Every puzzle's checker, against the stubs: the tests start from a handout's state.
     ids = sorted(p.stem for p in (copy / "checker" / "specs").glob("p*.json"))
     result = subprocess.run(["cmake", "--build", str(build), "--target", *ids],

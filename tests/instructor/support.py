@@ -11,6 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "checker" / "cli"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 
 def build_dir():

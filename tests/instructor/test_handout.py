@@ -11,9 +11,10 @@ import shutil
 import subprocess
 import unittest
 
-from support import ROOT, checker_run, main, work_dir
+from support import ROOT, build_dir, checker_run, main, work_dir
 
 from course import broken_kernels, handout, specs  # noqa: E402  (support puts checker/cli on the path)
+import reuse_objects  # noqa: E402  (support puts tests/support on the path)
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
@@ -247,17 +248,22 @@ class HandoutSources(unittest.TestCase):
 
 
 class HandoutBuild(unittest.TestCase):
-    """The copy builds a stub's checker the way a student does (checker/run pNN), and it fails
-    cleanly: exit status 1, every case run, none passed."""
+    """The copy configures and builds a stub's checker the way a student does (checker/run pNN),
+    and it fails cleanly: exit status 1, every case run, none passed. Objects that the copy
+    compiles with the same command from the same bytes as this build are copied from it
+    (tests/support/reuse_objects.py): a file the handout changed or left out is compiled."""
 
     def test_a_stub_checker_builds_in_the_copy_and_fails_cleanly(self):
         work, copy, status, out, err = make_handout("handout-build")
         self.assertEqual(status, 0, err)
         first = specs.load_all()[0]["id"]
         # The CPU-only preset: what CI has, and the quickest build.
+        env = dict(os.environ, NO_COLOR="1", PRESET="cpu-only")
+        launcher, _ = reuse_objects.best_launcher(build_dir(), ROOT, copy, copy / "build" / "cpu-only", work)
+        if launcher:  # CMake's first configure takes the launcher from the environment
+            env["CMAKE_CXX_COMPILER_LAUNCHER"] = ";".join(launcher)
         done = subprocess.run([str(copy / "checker" / "run"), first, "--backend=cpu"], cwd=copy,
-                              capture_output=True, text=True, timeout=1800,
-                              env=dict(os.environ, NO_COLOR="1", PRESET="cpu-only"))
+                              capture_output=True, text=True, timeout=1800, env=env)
         self.assertEqual(done.returncode, 1, f"{done.stdout}\n{done.stderr}")
         self.assertIn("Result: 0 of", done.stdout)
         self.assertIn("Unwritten output", done.stdout)

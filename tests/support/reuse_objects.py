@@ -1,15 +1,21 @@
-"""A compiler launcher for the tests' copy of the course: reuses the main build's objects.
+"""A compiler launcher for the tests' own build trees: reuses the main build's objects.
 
-The command-line tests work on a copy of the source tree (they edit puzzles/ and must never
-touch the real one), and a copy needs its own build tree. Compiling the engine and the checker
-library again costs about 40 s on 2 cores, most of the tests' time. The copy's build is
+Some tests build the course in a tree of their own: the command-line tests on a copy of the
+source tree (they edit puzzles/ and must never touch the real one), the handout test in a
+handout, the instructors' test with PUZZLES_SOLVED. Compiling the engine and the checker
+library again costs about 40 s on 2 cores each time, most of those tests' time. Such a tree is
 configured with this script as CMAKE_CXX_COMPILER_LAUNCHER: for each compile, when the main
 build compiled the same command (the trees' own paths aside) from byte-identical inputs, it
-copies that object and writes the depfile ninja expects; otherwise it runs the compiler.
+copies that object and writes the depfile ninja expects; otherwise it runs the compiler. The
+engine and the checker library compile with the same commands with or without CUDA (only
+their CUDA files differ), so a CPU-only tree reuses a CUDA build's objects.
 
-  index:    python3 reuse_objects.py --index INDEX --from-source S --from-build B \
-                --to-source S2 --to-build B2
-  launcher: python3 reuse_objects.py INDEX <compiler> <arguments...>
+  launcher: python3 reuse_objects.py --launcher --main-build B --from-source S \
+                --to-source S2 --to-build B2 --work W
+            prints the CMAKE_CXX_COMPILER_LAUNCHER value (a CMake list) for the tree B2 of S2,
+            from whichever of B and its sibling build trees has the most reusable objects, or
+            nothing when none has any
+  compile:  python3 reuse_objects.py INDEX <compiler> <arguments...>   (the launcher's own calls)
 """
 import argparse
 import hashlib
@@ -118,16 +124,44 @@ def launch(index_path, command):
     os.execvp(command[0], command)
 
 
+def candidate_builds(main_build):
+    """The main build, then its sibling build trees (another preset may match the new tree's)."""
+    main_build = os.path.realpath(main_build)
+    found = [main_build]
+    parent = os.path.dirname(main_build)
+    if os.path.isdir(parent):
+        found += sorted(os.path.join(parent, name) for name in os.listdir(parent)
+                        if os.path.join(parent, name) != main_build
+                        and os.path.exists(os.path.join(parent, name, "build.ninja")))
+    return found
+
+
+def best_launcher(main_build, from_source, to_source, to_build, work):
+    """(the launcher as a list of arguments, or None; how many objects it can reuse)."""
+    best, best_count = None, 0
+    os.makedirs(work, exist_ok=True)
+    for candidate in candidate_builds(main_build):
+        index = os.path.join(work, f"reuse-{os.path.basename(candidate)}.json")
+        count = make_index(index, os.path.realpath(from_source), candidate, os.path.realpath(to_source),
+                           os.path.realpath(to_build))
+        if count > best_count:
+            best, best_count = index, count
+    if best is None:
+        return None, 0
+    return [sys.executable, os.path.realpath(__file__), best], best_count
+
+
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--index":
-        parser = argparse.ArgumentParser()
-        for name in ("--index", "--from-source", "--from-build", "--to-source", "--to-build"):
-            parser.add_argument(name, required=True)
-        args = parser.parse_args()
-        count = make_index(args.index, args.from_source, args.from_build, args.to_source, args.to_build)
-        print(f"{count} objects of {args.from_build} can be reused")
-        return 0
-    return launch(sys.argv[1], sys.argv[2:])
+    if len(sys.argv) < 2 or sys.argv[1] != "--launcher":
+        return launch(sys.argv[1], sys.argv[2:])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--launcher", action="store_true")
+    for name in ("--main-build", "--from-source", "--to-source", "--to-build", "--work"):
+        parser.add_argument(name, required=True)
+    args = parser.parse_args()
+    launcher, _ = best_launcher(args.main_build, args.from_source, args.to_source, args.to_build, args.work)
+    print(";".join(launcher) if launcher else "")
+    return 0
 
 
 if __name__ == "__main__":
