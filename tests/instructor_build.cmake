@@ -1,9 +1,9 @@
 # Configures and builds a small tree with PUZZLES_SOLVED, without editing a file, and
 # checks that the chosen checker now passes while the others still check puzzles/.
-# Run as: cmake -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DMAIN_BUILD=... -DPYTHON=...]
-#         -P instructor_build.cmake
+# Run as: cmake -DSOURCE_DIR=... -DWORK_DIR=... -DCXX=... [-DBUILD_TYPE=...]
+#         [-DMAIN_BUILD=... -DPYTHON=...] -P instructor_build.cmake
 # With MAIN_BUILD, objects compiled there by the same command from the same bytes are copied
-# from it (tests/support/reuse_objects.py); the presets' build type keeps the commands equal.
+# from it (tests/support/reuse_objects.py); BUILD_TYPE, the main build's, keeps the commands equal.
 file(REMOVE_RECURSE "${WORK_DIR}" "${WORK_DIR}-reuse")
 set(launcher "")
 if(MAIN_BUILD AND PYTHON)
@@ -15,7 +15,7 @@ if(MAIN_BUILD AND PYTHON)
 endif()
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE_DIR}" -B "${WORK_DIR}" -G Ninja -DCMAKE_CXX_COMPILER=${CXX}
-          -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_COMPILER_LAUNCHER=${launcher}"
+          "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}" "-DCMAKE_CXX_COMPILER_LAUNCHER=${launcher}"
           -DPUZZLES_ENABLE_CUDA=OFF -DPUZZLES_BUILD_TESTS=OFF "-DPUZZLES_SOLVED=p05_single_block_aat;p04_tiled"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(NOT rc EQUAL 0)
