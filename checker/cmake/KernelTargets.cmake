@@ -25,6 +25,10 @@ if(CMAKE_SYSROOT)
   list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
 endif()
 
+# The preprocessing step's own flags: it tells the kernel shim that ptx_rewrite runs next
+# (cuda_cpu/kernel_shim.h: __noinline__ is left to it).
+set(KERNEL_PREPROCESS_FLAGS -DCUDA_CPU_PTX_REWRITE_FOLLOWS)
+
 function(add_kernel_library name)
   cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE;MIN_ARCH" "KERNELS" ${ARGN})
   set(with_gpu ${PUZZLES_HAVE_CUDA})
@@ -128,7 +132,7 @@ function(add_kernel_library name)
   set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
   add_custom_command(
     OUTPUT "${rewritten}"
-    COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
+    COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
     COMMAND ${rewrite} "${preprocessed}" "${rewritten}"

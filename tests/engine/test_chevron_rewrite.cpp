@@ -98,7 +98,7 @@ inline cudaError_t both(float* a, float* b, int n, cudaStream_t s) {
   const std::vector<std::string> flags = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
                                           "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
   std::vector<std::string> args = flags;
-  args.insert(args.end(), {"-E", base + ".cu", "-o", base + ".ii"});
+  args.insert(args.end(), {"-E", KERNEL_PREPROCESS_FLAGS, base + ".cu", "-o", base + ".ii"});
   test_support::ProcessResult r = test_support::run_program(KERNEL_CXX, args);
   REQUIRE(r.exit_status == 0);
   r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});

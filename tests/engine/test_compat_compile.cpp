@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,7 +68,7 @@ test_support::ProcessResult compile_rewritten(const std::string& name, const std
   std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
                                    "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
   args.insert(args.end(), target.begin(), target.end());
-  args.insert(args.end(), {"-E", base + ".cu", "-o", base + ".ii"});
+  args.insert(args.end(), {"-E", KERNEL_PREPROCESS_FLAGS, base + ".cu", "-o", base + ".ii"});
   test_support::ProcessResult r = test_support::run_program(compiler, args);
   if (r.exit_status != 0) return r;
   r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});
@@ -126,6 +127,32 @@ __global__ void k(const __grid_constant__ CUtensorMap map, unsigned* out) {
 )");
   INFO(r.output);
   CHECK(r.exit_status == 0);
+}
+
+// CUDA's __noinline__ once was a macro of the shim's, which broke every standard header that
+// spells GCC's attribute __noinline__ (libstdc++ 12's <memory>, 14's <string>): a kernel file
+// must compile whatever it includes, and keep the keyword's meaning.
+TEST_CASE("compat: a kernel file may use __noinline__ and include <memory> and <string> after the shim") {
+  const test_support::ProcessResult r = compile_rewritten("compat_noinline", R"(
+#include <memory>
+#include <string>
+static __noinline__ __device__ float twice(float x) { return 2 * x; }
+__attribute__((__noinline__, __cold__)) static float thrice(float x) { return 3 * x; }
+[[gnu::__noinline__]] static float four(float x) { return 4 * x; }
+__global__ void k(float* out) {
+  std::string s("0");
+  auto p = std::make_shared<float>(1.0f);
+  out[0] = twice(out[0]) + thrice(*p) + four(float(s.size()));
+}
+)");
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+  std::ifstream rewritten(std::string(TEST_PROGRAM_DIR) + "/compat_noinline.rewritten.cpp");
+  const std::string text((std::istreambuf_iterator<char>(rewritten)), std::istreambuf_iterator<char>());
+  // The keyword as a specifier became the attribute; the attribute lists kept their spelling.
+  CHECK(text.find("static __attribute__((noinline)) float twice") != std::string::npos);
+  CHECK(text.find("__attribute__((__noinline__, __cold__)) static float thrice") != std::string::npos);
+  CHECK(text.find("[[gnu::__noinline__]] static float four") != std::string::npos);
 }
 
 TEST_CASE("compat: what cuda/barrier does not support fails to compile, naming itself") {

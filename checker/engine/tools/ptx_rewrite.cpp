@@ -4,6 +4,11 @@
 // (cuda_cpu/inline_ptx.h); everything else is copied byte for byte, so the compiler sees the
 // same code at the same lines. A template the backend cannot run stops the build here with
 // the file, the line and the instruction, as a compiler error would.
+// CUDA's keyword __noinline__ arrives here unexpanded (the generated wrappers undefine the
+// shim's macro): where it stands as a specifier it becomes __attribute__((noinline)); inside
+// an attribute list (`__attribute__((__noinline__))`, `[[gnu::__noinline__]]`, as libstdc++,
+// glibc and Boost write it) it is GCC's spelling of noinline and stays as it is. A macro could
+// not be both: libstdc++ 14's <string> does not compile with CUDA's definition of it.
 //
 //   ptx_rewrite <preprocessed input> <output>
 #include <cstdio>
@@ -237,6 +242,36 @@ std::string c_literal(const std::string& value) {
   return out + "\"";
 }
 
+// Whether the scanner is inside an attribute list: __attribute__((...)) or [[...]]. Fed every
+// token in order, with the token before it.
+class AttributeNesting {
+ public:
+  void see(const Token& t, const Token& previous) {
+    if (t.kind != Token::punct) return;
+    if (t.text == "(") {
+      ++parentheses_;
+      bool opens = previous.kind == Token::identifier && (previous.text == "__attribute__" || previous.text == "__attribute");
+      if (opens) gnu_open_.push_back(parentheses_);
+    } else if (t.text == ")") {
+      if (!gnu_open_.empty() && gnu_open_.back() == parentheses_) gnu_open_.pop_back();
+      --parentheses_;
+    } else if (t.text == "[") {
+      ++brackets_;
+      // Two '[' in a row open an attribute list; C++ allows them nowhere else.
+      if (previous.kind == Token::punct && previous.text == "[") standard_open_.push_back(brackets_ - 1);
+    } else if (t.text == "]") {
+      --brackets_;
+      if (!standard_open_.empty() && standard_open_.back() == brackets_) standard_open_.pop_back();
+    }
+  }
+  bool inside() const { return !gnu_open_.empty() || !standard_open_.empty(); }
+
+ private:
+  long parentheses_ = 0, brackets_ = 0;
+  std::vector<long> gnu_open_;       // the depth of each open __attribute__'s first '('
+  std::vector<long> standard_open_;  // the depth of each open [[ before its first '['
+};
+
 struct AsmOperand {
   std::string name;        // [name], if any
   std::string constraint;  // "=r"
@@ -261,7 +296,16 @@ class Rewriter {
     previous.kind = Token::punct;
     previous.text = ";";
     std::size_t copied = 0;
+    AttributeNesting attributes;
     for (Token t = scanner_.next(); t.kind != Token::end; t = scanner_.next()) {
+      attributes.see(t, previous);
+      if (t.kind == Token::identifier && t.text == "__noinline__" && !attributes.inside()) {
+        out.append(in_, copied, t.begin - copied);
+        out += "__attribute__((noinline))";
+        copied = t.end_offset;
+        previous = t;
+        continue;
+      }
       if (t.kind == Token::identifier && (t.text == "asm" || t.text == "__asm__" || t.text == "__asm") && !t.system) {
         AsmStatement a;
         if (!parse_asm(t, previous, a)) return false;

@@ -21,7 +21,15 @@
 #define __managed__
 #define __grid_constant__
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// __noinline__ is a keyword in CUDA, and GCC's spelling of noinline inside attribute lists
+// (libstdc++ 14's <string>, glibc, Boost): a macro for it would have to be valid in both
+// places, and only an empty one is. The kernel build's preprocessing leaves the keyword to
+// ptx_rewrite, which spells it __attribute__((noinline)) where it is a specifier
+// (KERNEL_PREPROCESS_FLAGS in KernelTargets.cmake); what reads kernel files without that step
+// (the editor) gets the empty macro, which changes no behaviour.
+#ifndef CUDA_CPU_PTX_REWRITE_FOLLOWS
+#define __noinline__
+#endif
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 // One instance per worker OS thread. A worker runs one block at a time and all threads of
