@@ -196,8 +196,9 @@ def run(args):
         try:
             settings = grading.prepare_build(build_dir, preset, args.jobs, say)
             # What students' code may read besides the toolchain: what its build reads, no more.
-            sandbox.show(grading_sandbox.what_grading_reads(grading.GRADING_PROJECT, build_dir,
-                                                            settings.get("PUZZLES_SOURCE_DIR", paths.ROOT)))
+            source_dir = settings.get("PUZZLES_SOURCE_DIR", paths.ROOT)
+            sandbox.show(grading_sandbox.what_grading_reads(grading.GRADING_PROJECT, build_dir, source_dir),
+                         covering=[paths.ROOT, source_dir, build_dir])
             limits = grading.Limits(args.build_timeout, args.run_timeout)
             templates = grading.Templates(build_dir, settings, work / "templates")
             backend, gpu, backend_words = grading.resolve_backend(build_dir, settings, work, puzzles[0],

@@ -12,7 +12,9 @@ wrapped in bubblewrap (Debian's `bubblewrap`; docs/dev/grading.md says why this 
   of those is shown as an empty folder that holds only the way down to it: a course in a home
   folder shows the home's name and the course's, never the home's other files (dotfiles, keys,
   other checkouts), the course's neighbours or the rest of the course (solutions/, .git, other
-  build trees, classes and grades kept there). The class folder, the results folder and the
+  build trees, classes and grades kept there). Where the course or the build lies in a
+  toolchain folder (/opt/course), an empty folder covers it there too (show(covering=...)), so
+  only its neighbours in that folder show. The class folder, the results folder and the
   course's backups are hidden under empty folders wherever they lie inside what is shown;
 - one writable folder: the submission's own scratch folder (its copy of the file and its
   build tree), always at the same path, SCRATCH_AT, whichever submission it is (so that a
@@ -120,7 +122,7 @@ class Bubblewrap:
     def __init__(self, readable, hidden, jobs, gpu=False, bwrap=None):
         self.bwrap = bwrap or shutil.which("bwrap")
         self.root = os.geteuid() == 0
-        self.readable = []
+        self.readable, self.covered = [], []
         self.show(readable)
         self.hidden = [Path(p).resolve() for p in hidden]
         self.gpu = gpu
@@ -135,12 +137,16 @@ class Bubblewrap:
         return (f"bubblewrap {self.version} (no network; read-only toolchain and what the build reads of the "
                 f"course; a private scratch folder; {who}; {LIMITS.words()})").replace("  ", " ")
 
-    def show(self, paths):
+    def show(self, paths, covering=()):
         """From now on the sandbox shows these files and folders (read-only) besides the toolchain,
-        and nothing else of the machine. Those inside the toolchain are shown anyway."""
+        and nothing else of the machine. covering: folders (the course, the build) of which
+        nothing else may show, even where they lie in a toolchain folder that is shown whole
+        (/opt/course, /usr/local/src/course): an empty folder covers each, and paths inside it
+        are shown on top."""
+        toolchain = [Path(t) for t in TOOLCHAIN + MERGED_USR]
+        self.covered = _outermost([c for c in (Path(p).resolve() for p in covering) if _within(c, toolchain)])
         shown = [Path(p).resolve() for p in paths]
-        self.readable = _outermost([p for p in shown if not any(Path(t) == p or Path(t) in p.parents
-                                                                for t in TOOLCHAIN + MERGED_USR)])
+        self.readable = _outermost([p for p in shown if not _within(p, toolchain) or _within(p, self.covered)])
 
     @contextlib.contextmanager
     def slot(self):
@@ -207,17 +213,8 @@ class _Slot:
         if not s.root:
             args += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
             args += ["--disable-userns"] if s.disable_userns else []
-        for top in MERGED_USR:
-            if os.path.islink(top):
-                args += ["--symlink", os.readlink(top), top]
-            elif os.path.isdir(top):
-                args += ["--ro-bind", top, top]
-        for folder in TOOLCHAIN:
-            args += ["--ro-bind-try", folder, folder]
-        for name in ETC:
-            args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-        args += ["--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
         made = {Path("/"), Path("/tmp")}
+        bound = []
 
         def reachable(path):
             """bwrap makes a bind's missing parents private (0700): the user must pass through."""
@@ -228,7 +225,20 @@ class _Slot:
                 made.add(parent)
                 extra += ["--perms", "0755", "--dir", str(parent)]
             return extra
-        bound = []
+        args += ["--perms", "1777", "--tmpfs", "/tmp"]  # first: what is shown may lie in /tmp
+        for top in MERGED_USR:
+            if os.path.islink(top):
+                args += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                args += ["--ro-bind", top, top]
+        for folder in TOOLCHAIN:
+            args += reachable(folder) + ["--ro-bind-try", folder, folder]
+        for name in ETC:
+            args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        args += ["--dev", "/dev", "--proc", "/proc"]
+        for folder in s.covered:  # the course or the build inside /opt or /usr: nothing of it shows
+            args += ["--tmpfs", str(folder)]
+            made |= {folder, *folder.parents}
         if s.gpu:  # the GPU's device files and what the driver reads of /sys
             for device in sorted(Path("/dev").glob("nvidia*")):
                 args += ["--dev-bind", str(device), str(device)]
@@ -236,8 +246,10 @@ class _Slot:
         for folder in s.readable:
             args += reachable(folder) + ["--ro-bind", str(folder), str(folder)]
             bound.append(folder)
-        for folder in s.hidden:  # an empty folder over it, where it lies inside what is readable
-            if any(folder == r or r in folder.parents for r in s.readable) and folder.exists():
+        for folder in s.hidden:  # an empty folder over it, where it lies inside what is shown
+            toolchain = [Path(t) for t in TOOLCHAIN]
+            if folder.exists() and (_within(folder, s.readable) or
+                                    _within(folder, toolchain) and not _within(folder, s.covered)):
                 args += ["--tmpfs", str(folder)]
         args += reachable(scratch) + ["--bind", source, scratch, "--chdir", scratch, "--clearenv",
                  "--setenv", "PATH", PATH, "--setenv", "HOME", scratch, "--setenv", "TMPDIR", "/tmp"]
@@ -254,6 +266,11 @@ def _chown_tree(folder, uid):
     for current, dirs, files in os.walk(folder):
         for name in [current] + [os.path.join(current, n) for n in dirs + files]:
             os.lchown(name, uid, uid)
+
+
+def _within(path, folders):
+    """Whether path is one of folders or lies inside one."""
+    return any(path == f or f in path.parents for f in folders)
 
 
 def _outermost(folders):
