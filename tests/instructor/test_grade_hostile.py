@@ -17,6 +17,7 @@ import socket
 import stat
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
@@ -295,7 +296,8 @@ class Hostile(unittest.TestCase):
 
 
 class SandboxSetup(unittest.TestCase):
-    """Where bubblewrap is missing or cannot set up its namespaces, grading says why and stops."""
+    """Where bubblewrap is missing or cannot set up its namespaces, grading says why and stops;
+    where it works, it shows what grading reads and nothing else, wherever the course lies."""
 
     def setUp(self):
         self.work = work_dir("grade-sandbox-setup")
@@ -359,27 +361,17 @@ class SandboxSetup(unittest.TestCase):
         elif home != ROOT and ROOT not in home.parents:
             self.assertIn("No such file or directory", lines[4])
 
-    def test_a_course_in_a_home_folder_shows_the_way_down_to_what_grading_reads_and_nothing_else(self):
-        """Wherever the course lies (here in a home folder, beside a classmate's home), the
-        sandbox shows what_grading_reads() of it and of its build, and of each folder above them
-        only the name on the way down: no dotfiles, keys, other checkouts, solutions, history,
-        classes or grades."""
-        homes = self.work / "home"
-        home = homes / "someone"
-        course = home / "course"
+    def course_tree(self, course, around):
+        """A checkout of the course and its build, as far as grading goes, and around it the files
+        of around (path -> text). Returns (the build, what the sandbox must show, what not)."""
         build = course / "build" / "cpu-only"
-        secrets = {
-            homes / "classmate" / "p01_naive.cu": "a classmate's kernel",
-            home / ".ssh" / "id_ed25519": "a private key",
-            home / ".bash_history": "a typed password",
-            home / "other-checkout" / "solutions" / "p01_naive.cu": "another checkout's solution",
-            course.parent / "course-grades" / "results.csv": "last year's grades",
+        secrets = {**around, **{
             course / "solutions" / "p01_naive.cu": "the course's solution",
             course / ".git" / "config": "the course's history",
             course / "class" / "alice" / "p01_naive.cu": "a student's kernel inside the course",
             build / "checker" / "p01_naive": "a checker built from the solutions",
             build / "Testing" / "Temporary" / "LastTest.log": "a test log",
-        }
+        }}
         shown = {
             course / "checker" / "grading" / "CMakeLists.txt": "the grading project",
             course / "checker" / "cmake" / "KernelTargets.cmake": "the course's CMake modules",
@@ -396,28 +388,75 @@ class SandboxSetup(unittest.TestCase):
             f'  INTERFACE_INCLUDE_DIRECTORIES "{course}/checker/engine/include"\n'
             f'  IMPORTED_LOCATION_RELWITHDEBINFO "{build}/checker/engine/libengine.a"\n)\n')
         (build / "grading" / "imported.cmake").write_text("")
-        for current, dirs, files in os.walk(homes):  # as a checkout is: readable by all
+        for current, dirs, files in os.walk(self.work):  # as a checkout is: readable by all
             for name in [current] + [os.path.join(current, n) for n in dirs]:
                 os.chmod(name, 0o755)
-        sandbox = self.sandbox(grading_sandbox.what_grading_reads(course / "checker" / "grading", build, course),
-                               [course / "class"])
-        files = sorted({**secrets, **shown})
-        folders = [homes, home, course, course / "checker", course / "build", build, build / "checker"]
+        return build, shown, secrets
+
+    def graded_view(self, course, build, hidden, folders, files):
+        """What a submission lists of folders and reads of files, in the sandbox grade sets up
+        for a course and its build (a dict: path -> what it printed)."""
+        sandbox = self.sandbox([], hidden)
+        sandbox.show(grading_sandbox.what_grading_reads(course / "checker" / "grading", build, course),
+                     covering=[course, build])
         output = self.inside(sandbox, "".join(f"echo {f}: $(ls -A {f} 2>&1)\n" for f in folders) +
                              "".join(f"echo {f}: $(cat {f} 2>/dev/null)\n" for f in files))
-        seen = {path: said.strip() for path, _, said in (line.partition(":") for line in output.splitlines())}
-        self.assertEqual(seen[str(homes)], "someone", output)
-        self.assertEqual(seen[str(home)], "course", output)
-        self.assertEqual(seen[str(course)], "build checker", output)
-        self.assertEqual(seen[str(course / "checker")], "cmake engine grading", output)
-        self.assertEqual(seen[str(course / "build")], "cpu-only", output)
-        self.assertEqual(seen[str(build)], "checker grading", output)
-        self.assertEqual(seen[str(build / "checker")], "engine", output)
-        for path, text in shown.items():
-            self.assertEqual(seen[str(path)], text, output)
-        for path in secrets:
-            self.assertEqual(seen[str(path)], "", output)
+        return {path: said.strip() for path, _, said in (line.partition(":") for line in output.splitlines())}
 
+    def test_a_course_in_a_home_folder_shows_the_way_down_to_what_grading_reads_and_nothing_else(self):
+        """Wherever the course lies (here in a home folder, beside a classmate's home), the
+        sandbox shows what_grading_reads() of it and of its build, and of each folder above them
+        only the name on the way down: no dotfiles, keys, other checkouts, solutions, history,
+        classes or grades."""
+        homes = self.work / "home"
+        home = homes / "someone"
+        course = home / "course"
+        build, shown, secrets = self.course_tree(course, {
+            homes / "classmate" / "p01_naive.cu": "a classmate's kernel",
+            home / ".ssh" / "id_ed25519": "a private key",
+            home / ".bash_history": "a typed password",
+            home / "other-checkout" / "solutions" / "p01_naive.cu": "another checkout's solution",
+            home / "course-grades" / "results.csv": "last year's grades",
+        })
+        seen = self.graded_view(course, build, [course / "class"],
+                                [homes, home, course, course / "checker", course / "build", build, build / "checker"],
+                                sorted({**secrets, **shown}))
+        self.assertEqual(seen[str(homes)], "someone", seen)
+        self.assertEqual(seen[str(home)], "course", seen)
+        self.assertEqual(seen[str(course)], "build checker", seen)
+        self.assertEqual(seen[str(course / "checker")], "cmake engine grading", seen)
+        self.assertEqual(seen[str(course / "build")], "cpu-only", seen)
+        self.assertEqual(seen[str(build)], "checker grading", seen)
+        self.assertEqual(seen[str(build / "checker")], "engine", seen)
+        for path, text in shown.items():
+            self.assertEqual(seen[str(path)], text, seen)
+        for path in secrets:
+            self.assertEqual(seen[str(path)], "", seen)
+
+    def test_a_course_in_a_toolchain_folder_shows_what_grading_reads_and_nothing_else(self):
+        """A course in a folder the sandbox shows whole (/opt/course, /usr/local/src/course; here
+        a stand-in for /opt): the rest of the toolchain folder shows, the rest of the course does
+        not, and a class kept there (a folder grading hides) is an empty folder."""
+        opt = self.work / "opt"
+        course = opt / "course"
+        build, shown, secrets = self.course_tree(course, {
+            opt / "classes" / "2026" / "alice" / "p01_naive.cu": "a class kept in /opt"})
+        shown[opt / "llvm" / "bin" / "clang"] = "a compiler in /opt"
+        (opt / "llvm" / "bin").mkdir(parents=True, mode=0o755)
+        (opt / "llvm" / "bin" / "clang").write_text("a compiler in /opt\n")
+        with mock.patch.object(grading_sandbox, "TOOLCHAIN", grading_sandbox.TOOLCHAIN + [str(opt)]):
+            seen = self.graded_view(course, build, [opt / "classes" / "2026"],
+                                    [opt, opt / "classes" / "2026", course, course / "checker", build],
+                                    sorted({**secrets, **shown}))
+        self.assertEqual(seen[str(opt)], "classes course llvm", seen)
+        self.assertEqual(seen[str(opt / "classes" / "2026")], "", seen)  # hidden: an empty folder
+        self.assertEqual(seen[str(course)], "build checker", seen)
+        self.assertEqual(seen[str(course / "checker")], "cmake engine grading", seen)
+        self.assertEqual(seen[str(build)], "checker grading", seen)
+        for path, text in shown.items():
+            self.assertEqual(seen[str(path)], text, seen)
+        for path in secrets:
+            self.assertEqual(seen[str(path)], "", seen)
 
 if __name__ == "__main__":
     os.environ.setdefault("NO_COLOR", "1")
