@@ -8,6 +8,7 @@ got through would pass, and the test would see it. One class, graded once:
 
     python3 tests/instructor/test_grade_hostile.py Hostile
     python3 tests/instructor/test_grade_hostile.py SandboxSetup
+    python3 tests/instructor/test_grade_hostile.py NoSandbox
 """
 import csv
 import io
@@ -457,6 +458,26 @@ class SandboxSetup(unittest.TestCase):
             self.assertEqual(seen[str(path)], text, seen)
         for path in secrets:
             self.assertEqual(seen[str(path)], "", seen)
+
+class NoSandbox(unittest.TestCase):
+    """grade --no-sandbox grades as the sandbox would, bare, and says so."""
+
+    def test_a_solution_passes_without_the_sandbox(self):
+        build = build_dir()
+        if not (build / "CMakeCache.txt").exists():
+            self.skipTest(f"no configured build at {build}: run checker/run test first")
+        work = work_dir("grade-no-sandbox")
+        (work / "class" / "alice").mkdir(parents=True)
+        (work / "class" / "alice" / f"{PUZZLE}.cu").write_text(solution(), encoding="utf-8")
+        status, stdout, stderr = checker_run("grade", work / "class", "--build-dir", build, "--backend=cpu",
+                                             "--no-sandbox", "--out", work / "results", timeout=600)
+        self.assertEqual(status, 0, f"{stdout}\n{stderr}")
+        results = (work / "results" / "results.md").read_text(encoding="utf-8")
+        self.assertIn("Sandbox: none (--no-sandbox)", results)
+        rows = list(csv.reader(io.StringIO((work / "results" / "results.csv").read_text(encoding="utf-8"))))
+        self.assertEqual(rows[1][:2], ["alice", "pass"], results)
+        shutil.rmtree(work, ignore_errors=True)
+
 
 if __name__ == "__main__":
     os.environ.setdefault("NO_COLOR", "1")

@@ -98,7 +98,7 @@ class Bare:
     def slot(self):
         yield self
 
-    def show(self, paths):
+    def show(self, paths, covering=()):
         pass
 
     def prepare(self, scratch):
