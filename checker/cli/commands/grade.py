@@ -185,10 +185,9 @@ def run(args):
         preset = default_preset(args.backend)
         build_dir = user_path(args.build_dir) if args.build_dir else paths.build_dir(preset)
         try:
-            # What students' code may read: the course and the build (the toolchain is added by
-            # the sandbox); what it must not, even there: the class, the results, the backups.
-            sandbox = grading_sandbox.choose(args.no_sandbox, [paths.ROOT, build_dir],
-                                             [class_dir, out, work, paths.BACKUPS], args.jobs,
+            # What students' code must not see even where it lies inside what the sandbox shows:
+            # the class, the results, grading's work folder, the course's backups.
+            sandbox = grading_sandbox.choose(args.no_sandbox, [class_dir, out, work, paths.BACKUPS], args.jobs,
                                              args.backend != "cpu", work)
         except grading_sandbox.SandboxUnavailable as error:
             return fail(str(error))
@@ -196,6 +195,10 @@ def run(args):
             say(style.yellow("No sandbox (--no-sandbox): students' code runs with your rights."))
         try:
             settings = grading.prepare_build(build_dir, preset, args.jobs, say)
+            # What students' code may read besides the toolchain: what its build reads, no more.
+            source_dir = settings.get("PUZZLES_SOURCE_DIR", paths.ROOT)
+            sandbox.show(grading_sandbox.what_grading_reads(grading.GRADING_PROJECT, build_dir, source_dir),
+                         covering=[paths.ROOT, source_dir, build_dir])
             limits = grading.Limits(args.build_timeout, args.run_timeout)
             templates = grading.Templates(build_dir, settings, work / "templates")
             backend, gpu, backend_words = grading.resolve_backend(build_dir, settings, work, puzzles[0],

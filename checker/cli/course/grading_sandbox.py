@@ -5,9 +5,17 @@ initialiser: grading must assume it will try anything. Each build step and check
 wrapped in bubblewrap (Debian's `bubblewrap`; docs/dev/grading.md says why this tool):
 
 - no network (a network namespace of its own, with only a loopback nobody listens on);
-- a read-only view of the toolchain (/usr, a few files of /etc, /opt) and of the course and
-  the instructor's build, with the class folder, the results folder and the course's backups
-  hidden under empty folders; nothing else of the machine (no home, no other submission);
+- a read-only view of the toolchain (/usr, a few files of /etc, /opt) and of exactly what a
+  submission's build reads of the course and of the instructor's build (what_grading_reads():
+  the grading project, the course's CMake modules, the headers it compiles against, and the
+  libraries and program the build exports); nothing else of the machine. Each folder above one
+  of those is shown as an empty folder that holds only the way down to it: a course in a home
+  folder shows the home's name and the course's, never the home's other files (dotfiles, keys,
+  other checkouts), the course's neighbours or the rest of the course (solutions/, .git, other
+  build trees, classes and grades kept there). Where the course or the build lies in a
+  toolchain folder (/opt/course), an empty folder covers it there too (show(covering=...)), so
+  only its neighbours in that folder show. The class folder, the results folder and the
+  course's backups are hidden under empty folders wherever they lie inside what is shown;
 - one writable folder: the submission's own scratch folder (its copy of the file and its
   build tree), always at the same path, SCRATCH_AT, whichever submission it is (so that a
   build tree configured there once per puzzle works in each submission's copy), and an empty
@@ -27,6 +35,7 @@ import contextlib
 import math
 import os
 import queue
+import re
 import shutil
 import subprocess
 import tempfile
@@ -89,6 +98,9 @@ class Bare:
     def slot(self):
         yield self
 
+    def show(self, paths, covering=()):
+        pass
+
     def prepare(self, scratch):
         pass
 
@@ -110,7 +122,8 @@ class Bubblewrap:
     def __init__(self, readable, hidden, jobs, gpu=False, bwrap=None):
         self.bwrap = bwrap or shutil.which("bwrap")
         self.root = os.geteuid() == 0
-        self.readable = _outermost([Path(p).resolve() for p in readable])
+        self.readable, self.covered = [], []
+        self.show(readable)
         self.hidden = [Path(p).resolve() for p in hidden]
         self.gpu = gpu
         self.version = ""
@@ -121,8 +134,19 @@ class Bubblewrap:
 
     def words(self):
         who = "a uid of its own per job, no capabilities" if self.root else "a user namespace, as nobody"
-        return (f"bubblewrap {self.version} (no network; read-only toolchain and course; a private scratch "
-                f"folder; {who}; {LIMITS.words()})").replace("  ", " ")
+        return (f"bubblewrap {self.version} (no network; read-only toolchain and what the build reads of the "
+                f"course; a private scratch folder; {who}; {LIMITS.words()})").replace("  ", " ")
+
+    def show(self, paths, covering=()):
+        """From now on the sandbox shows these files and folders (read-only) besides the toolchain,
+        and nothing else of the machine. covering: folders (the course, the build) of which
+        nothing else may show, even where they lie in a toolchain folder that is shown whole
+        (/opt/course, /usr/local/src/course): an empty folder covers each, and paths inside it
+        are shown on top."""
+        toolchain = [Path(t) for t in TOOLCHAIN + MERGED_USR]
+        self.covered = _outermost([c for c in (Path(p).resolve() for p in covering) if _within(c, toolchain)])
+        shown = [Path(p).resolve() for p in paths]
+        self.readable = _outermost([p for p in shown if not _within(p, toolchain) or _within(p, self.covered)])
 
     @contextlib.contextmanager
     def slot(self):
@@ -189,17 +213,8 @@ class _Slot:
         if not s.root:
             args += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY)]
             args += ["--disable-userns"] if s.disable_userns else []
-        for top in MERGED_USR:
-            if os.path.islink(top):
-                args += ["--symlink", os.readlink(top), top]
-            elif os.path.isdir(top):
-                args += ["--ro-bind", top, top]
-        for folder in TOOLCHAIN:
-            args += ["--ro-bind-try", folder, folder]
-        for name in ETC:
-            args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-        args += ["--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
         made = {Path("/"), Path("/tmp")}
+        bound = []
 
         def reachable(path):
             """bwrap makes a bind's missing parents private (0700): the user must pass through."""
@@ -210,7 +225,20 @@ class _Slot:
                 made.add(parent)
                 extra += ["--perms", "0755", "--dir", str(parent)]
             return extra
-        bound = []
+        args += ["--perms", "1777", "--tmpfs", "/tmp"]  # first: what is shown may lie in /tmp
+        for top in MERGED_USR:
+            if os.path.islink(top):
+                args += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                args += ["--ro-bind", top, top]
+        for folder in TOOLCHAIN:
+            args += reachable(folder) + ["--ro-bind-try", folder, folder]
+        for name in ETC:
+            args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        args += ["--dev", "/dev", "--proc", "/proc"]
+        for folder in s.covered:  # the course or the build inside /opt or /usr: nothing of it shows
+            args += ["--tmpfs", str(folder)]
+            made |= {folder, *folder.parents}
         if s.gpu:  # the GPU's device files and what the driver reads of /sys
             for device in sorted(Path("/dev").glob("nvidia*")):
                 args += ["--dev-bind", str(device), str(device)]
@@ -218,8 +246,10 @@ class _Slot:
         for folder in s.readable:
             args += reachable(folder) + ["--ro-bind", str(folder), str(folder)]
             bound.append(folder)
-        for folder in s.hidden:  # an empty folder over it, where it lies inside what is readable
-            if any(folder == r or r in folder.parents for r in s.readable) and folder.exists():
+        for folder in s.hidden:  # an empty folder over it, where it lies inside what is shown
+            toolchain = [Path(t) for t in TOOLCHAIN]
+            if folder.exists() and (_within(folder, s.readable) or
+                                    _within(folder, toolchain) and not _within(folder, s.covered)):
                 args += ["--tmpfs", str(folder)]
         args += reachable(scratch) + ["--bind", source, scratch, "--chdir", scratch, "--clearenv",
                  "--setenv", "PATH", PATH, "--setenv", "HOME", scratch, "--setenv", "TMPDIR", "/tmp"]
@@ -238,17 +268,42 @@ def _chown_tree(folder, uid):
             os.lchown(name, uid, uid)
 
 
+def _within(path, folders):
+    """Whether path is one of folders or lies inside one."""
+    return any(path == f or f in path.parents for f in folders)
+
+
 def _outermost(folders):
     """The folders that are not inside another of them (a bind of each is enough)."""
     folders = sorted(set(folders))
     return [f for f in folders if not any(o != f and o in f.parents for o in folders)]
 
 
-def choose(no_sandbox, readable, hidden, jobs, gpu, scratch_root):
-    """The sandbox to grade with: bubblewrap, probed once, or Bare for --no-sandbox."""
+def what_grading_reads(grading_project, build_dir, source_dir):
+    """The files and folders a submission's build and run read outside the toolchain: the
+    grading project (checker/grading), the course's CMake modules it includes (checker/cmake of
+    source_dir, the course the build was configured from), the build's grading export, and
+    every path that export names: the engine's and checker library's headers, the libraries
+    and ptx_rewrite, and whatever they link to. Nothing else of the course or of the build."""
+    export = Path(build_dir) / "grading"
+    paths = [Path(grading_project), Path(source_dir) / "checker" / "cmake", export]
+    for name in ("targets.cmake", "imported.cmake"):
+        text = (export / name).read_text(encoding="utf-8") if (export / name).exists() else ""
+        # Values as export() writes them ("a;b") and as GradingExport.cmake does ([==[a;b]==]).
+        for quoted, bracketed in re.findall(r'"([^"]*)"|\[==\[(.*?)\]==\]', text, re.S):
+            for item in (quoted or bracketed).split(";"):
+                item = re.sub(r"^(\$<[^:>]*:)+|>+$", "", item.strip())  # $<LINK_ONLY:/path>
+                if item.startswith("/") and item.rstrip("/") and os.path.exists(item):  # never all of /
+                    paths.append(Path(item))
+    return paths
+
+
+def choose(no_sandbox, hidden, jobs, gpu, scratch_root):
+    """The sandbox to grade with: bubblewrap, probed once, or Bare for --no-sandbox. It shows
+    nothing of the course until show() is given what_grading_reads()."""
     if no_sandbox:
         return Bare()
-    sandbox = Bubblewrap(readable, hidden, jobs, gpu)
+    sandbox = Bubblewrap([], hidden, jobs, gpu)
     scratch = Path(tempfile.mkdtemp(prefix="probe-", dir=scratch_root))
     try:
         sandbox.probe(scratch)
