@@ -449,7 +449,11 @@ class Rewriter {
     long newlines = 0;
     for (std::size_t i = a.begin; i < a.end; ++i) newlines += in_[i] == '\n';
     std::ostringstream r;
-    r << "[&]() { static const ::cuda_cpu::ptx::Statement cuda_cpu_ptx_statement(" << c_literal(text) << ", "
+    // Inlined always, as the asm was: a finding's line is found among the inlined frames of the
+    // code that ran, and clang 19 kept such a lambda as a function of its own, so findings named
+    // the PTX wrapper's line instead of the kernel's.
+    r << "[&]() __attribute__((always_inline)) { static const ::cuda_cpu::ptx::Statement cuda_cpu_ptx_statement("
+      << c_literal(text) << ", "
       << c_literal(constraints) << ", " << c_literal(a.file) << ", " << a.line << "); ";
     if (all.empty()) {
       r << "::cuda_cpu::ptx::execute(cuda_cpu_ptx_statement, nullptr, 0); }()";
