@@ -8,7 +8,7 @@ fix it) and exit 2, never a traceback. A write done by another program (CMake, M
 before it starts, with require(), since that program would word the failure its own way.
 
 The common cause is a container: the dev container's user has uid 1000, and a checkout mounted
-from a Linux host whose user has another uid, or from rootless Podman without --userns=keep-id
+from a Linux host whose user has another uid, or by rootless Podman without --userns=keep-id
 (where the host user is root inside), belongs to someone else there.
 """
 import errno
@@ -148,11 +148,11 @@ def message(found, program="checker/run"):
         lines.append(f"Why: {folder} belongs to {_who(found.owner_uid)}, and {program} runs as "
                      f"{_who(found.user_uid)}.")
         if found.in_container:
-            lines.append("Fix, in a container: the container's user must own the mounted checkout. VS Code's "
-                         "\"Reopen in Container\" gives it your uid. By hand, build the image with "
-                         "--build-arg USER_UID=\"$(id -u)\" on the host; with rootless Podman (where your files "
-                         "belong to root inside), run it with --userns=keep-id. docs/dev/platforms.md has "
-                         "the details.")
+            lines.append("Fix, in a container: its user must own the mounted checkout. VS Code's \"Reopen in "
+                         "Container\" gives it your uid. By hand: with Docker, build the image with "
+                         "--build-arg USER_UID=\"$(id -u)\"; with rootless Podman (where your files belong to "
+                         "root inside), run it with --userns=keep-id:uid=1000,gid=1000. docs/dev/platforms.md "
+                         "has the details.")
         else:
             name = _user_name(found.user_uid) or str(found.user_uid)
             inside = found.folder == paths.ROOT or paths.ROOT in found.folder.parents
