@@ -139,7 +139,7 @@ def message(found, program="checker/run"):
     """The one message for Facts: what, why, how to fix it."""
     folder = _shown(found.folder)
     what = _shown(found.wanted) if found.wanted != found.folder else folder
-    lines = [f"{program}: cannot write {what}."]
+    lines = [f"{program}: cannot write {what.rstrip('/')}."]
     if found.cause == READ_ONLY:
         lines.append(f"Why: {folder} is on a read-only file system.")
         lines.append("Fix: mount it writable (a container's -v or --mount without :ro or readonly), or copy "
