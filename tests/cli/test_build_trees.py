@@ -69,8 +69,8 @@ class BuildTrees(unittest.TestCase):
         missing = subprocess.run([str(ROOT / "checker" / "install-packages"), "--missing"],
                                  capture_output=True, text=True).stdout.split()
         if missing:
-            self.skipTest(f"checker/run test would install {', '.join(missing)} first (Debian packages of "
-                          "checker/debian-packages.txt; checker/run test installs them)")
+            self.skipTest(f"checker/run test first installs missing Debian packages, which a run of it "
+                          f"installs: {', '.join(missing)}")
         with tempfile.TemporaryDirectory(prefix="course-trees-") as folder:
             work = Path(folder)
             copy = work / "course"

@@ -83,7 +83,7 @@ class Unwritable(unittest.TestCase):
                 if shutil.which("setpriv") else None
             if probe is None or probe.returncode != 0:
                 self.skipTest("setpriv cannot run a command as another user here: "
-                              + (probe.stderr.strip() if probe else "no setpriv (Debian package util-linux)"))
+                              + (probe.stderr.strip() if probe else "no setpriv (util-linux, on every Debian system)"))
             for place, folders, names in os.walk(self.work):
                 for name in [place] + [os.path.join(place, n) for n in folders + names]:
                     os.lchown(name, OWNER, OWNER)
@@ -164,12 +164,12 @@ class Unwritable(unittest.TestCase):
         groups = {"p01": ["core"], "test": []}.get(args[0])
         missing = missing_packages(*groups) if groups is not None else []
         if missing:
-            self.skipTest(f"checker/run {args[0]} installs {', '.join(missing)} first (Debian packages of "
-                          "checker/debian-packages.txt; checker/run test installs them)")
+            self.skipTest(f"checker/run {args[0]} first installs missing Debian packages, which checker/run "
+                          f"test installs: {', '.join(missing)}")
 
     def test_a_read_only_mount_is_named_as_such(self):
         if not self.as_root or not shutil.which("unshare"):
-            self.skipTest("a read-only bind mount needs root and unshare (Debian package util-linux)")
+            self.skipTest("a read-only bind mount needs root and unshare (util-linux, on every Debian system)")
         probe = subprocess.run(["unshare", "--mount", "sh", "-c", 'mount --bind -o ro "$0" "$0"', str(self.copy)],
                                capture_output=True, text=True)
         if probe.returncode != 0:
