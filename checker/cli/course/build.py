@@ -87,10 +87,12 @@ def choose_preset(backend=None):
         more = f" and {len(gpus) - 1} more" if len(gpus) > 1 else ""
         return Preset("default", f"GPU: {gpus[0]}{more}")
     why = "nvidia-smi lists no GPU" if gpus is not None else "no nvidia-smi here"
+    no_nvcc = cuda_compiler() is None
     if cache_value("default", "CMAKE_BUILD_TYPE") is not None:
         if not _has_cuda("default"):
-            return Preset("default", f"{why}; this build has no GPU backend")
-    elif cuda_compiler() is None:
+            return Preset("default", f"{why} and no nvcc: the CPU backend alone" if no_nvcc
+                          else f"{why}; this build has no GPU backend")
+    elif no_nvcc:
         return Preset("default", f"{why} and no nvcc: the CPU backend alone")
     return Preset("cpu-only", f"{why}, so nvcc is not run")
 
