@@ -4,6 +4,8 @@ A command module defines HELP (one line for `checker/run help`), add_arguments(p
 run(args) -> exit status. Adding a command is adding a module; nothing here changes.
 A puzzle's name as the command (4, p04, p04_tiled) builds and runs that puzzle's checker, with
 the rest of the line as the checker's options. No command at all is watch mode.
+A folder a command cannot write ends every command the same way: course/writable.py's message
+and exit 2 (unwritable() below), wherever the write was.
 """
 import importlib
 import os
@@ -16,7 +18,7 @@ sys.path.insert(0, HERE)
 # Python's compiled modules go to the build tree, like everything else this writes.
 sys.pycache_prefix = os.path.join(os.path.dirname(os.path.dirname(HERE)), "build", "pycache")
 
-from course import build, runner, specs, state, stubs  # noqa: E402
+from course import build, runner, specs, state, stubs, writable  # noqa: E402
 from course.style import Style  # noqa: E402
 
 PUZZLE_NAME = re.compile(r"p?\d+(_\w*)?", re.IGNORECASE)
@@ -113,9 +115,23 @@ def print_help(modules):
     print("\nA puzzle can be named by number (4, p04) or by id (p04_tiled).")
 
 
+def unwritable(error):
+    """The facts when error is a refused write (or a write checked beforehand), else None."""
+    if isinstance(error, writable.Unwritable):
+        return error.facts
+    return writable.from_error(error)
+
+
 if __name__ == "__main__":
     try:
         sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         sys.exit(130)
+    except (OSError, writable.Unwritable) as error:
+        found = unwritable(error)
+        if found is None:
+            raise
+        sys.stdout.flush()
+        print(writable.message(found), file=sys.stderr)
+        sys.exit(2)

@@ -444,19 +444,31 @@ ninja: build stopped: subcommand failed.
         self.assertFalse(report.in_student_file)
         self.assertEqual(report.other_lines, ["/usr/bin/ld: cannot find -lboost_context"])
 
-    def test_the_preset_is_cpu_only_when_nvidia_smi_lists_no_gpu(self):
+    def test_the_preset_without_a_gpu_is_cpu_only_with_nvcc_and_default_without(self):
         from course import build
         with tempfile.TemporaryDirectory() as folder:
             fake = Path(folder) / "nvidia-smi"
+            nvcc = Path(folder) / "nvcc"
             saved = dict(os.environ)
             try:
-                os.environ.pop("PRESET", None)
-                os.environ["PATH"] = folder + os.pathsep + os.environ["PATH"]
+                for name in ("PRESET", "CUDACXX", "CUDA_PATH"):
+                    os.environ.pop(name, None)
+                os.environ["PATH"] = folder  # the fakes alone: no nvcc unless the test makes one
                 fake.write_text("#!/bin/sh\necho 'No devices were found'\nexit 6\n")
                 fake.chmod(0o755)
+                self.assertIsNone(build.cache_value("default", "CMAKE_BUILD_TYPE"), "the copy has no build/default")
+                # No GPU and no nvcc: default builds the CPU backend alone, the tree test builds.
                 chosen = build.choose_preset()
-                self.assertEqual(chosen.name, "cpu-only")
+                self.assertEqual(chosen.name, "default")
                 self.assertIn("nvidia-smi lists no GPU", chosen.line())
+                # No GPU, but nvcc: cpu-only, so that nvcc compiles nothing no GPU here runs.
+                nvcc.write_text("#!/bin/sh\nexit 0\n")
+                nvcc.chmod(0o755)
+                self.assertEqual(build.choose_preset().name, "cpu-only")
+                nvcc.unlink()
+                os.environ["CUDACXX"] = str(nvcc) + " --some-flag"
+                self.assertEqual(build.choose_preset().name, "cpu-only")
+                del os.environ["CUDACXX"]
                 self.assertEqual(build.choose_preset("gpu").name, "default")
                 fake.write_text("#!/bin/sh\necho 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)'\n")
                 self.assertEqual(build.choose_preset().line(), "Build: preset default (GPU: NVIDIA H100 80GB HBM3)")

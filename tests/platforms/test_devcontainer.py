@@ -4,8 +4,11 @@ Every devcontainer.json names only files of the checkout (its Dockerfile, the bu
 commands it runs) and a stage its Dockerfile has; the Dockerfile pins its base image to a dated
 tag or a digest (never `latest`, never a bare `bookworm`), copies only files that exist, and
 installs the course's packages through checker/install-packages reading
-checker/debian-packages.txt: no course package named by hand. The broken recipes below prove each
-check can fail. No Docker is needed: this reads the files. Standard library only.
+checker/debian-packages.txt: no course package named by hand. Every by-hand build command the
+Dockerfile's header and docs/dev/platforms.md show builds the stage devcontainer.json builds
+(`course`), unless it names another stage itself: without --target, docker builds the last stage,
+which is the CUDA one. The broken recipes below prove each check can fail. No Docker is needed:
+this reads the files. Standard library only.
 """
 import json
 import re
@@ -25,6 +28,9 @@ DATABASE = "build/compile_commands.json"
 # A dated tag of Debian's official image (bookworm-20250520-slim) or any image by digest.
 DATED_TAG = re.compile(r"(^|-)(19|20)\d{6}(-|$)")
 DIGEST = re.compile(r"@sha256:[0-9a-f]{64}$")
+PLATFORMS_PAGE = ROOT / "docs" / "dev" / "platforms.md"
+# A build command as the docs write it: up to the end of its line, its code span or its comment.
+BUILD_COMMAND = re.compile(r"\b(?:docker|podman)(?: buildx)? build\b[^`\n#(]*")
 
 
 def jsonc(text):
@@ -148,6 +154,62 @@ def dockerfile_problems(text, root, context):
     return problems, stages
 
 
+def stages_in_order(text):
+    """The Dockerfile's stages (FROM ... AS name), first to last."""
+    stages = []
+    for _, keyword, rest in instructions(text):
+        words = rest.split()
+        if keyword == "FROM" and len(words) >= 3 and words[-2].upper() == "AS":
+            stages.append(words[-1])
+    return stages
+
+
+def build_commands(text):
+    """The build commands a text shows with options (`docker build --target course -f ...`):
+    a mention such as "(or podman build)" has none and is not one."""
+    found = []
+    for match in BUILD_COMMAND.finditer(text):
+        words = match.group(0).split()
+        if any(w.startswith("-") for w in words):
+            found.append(" ".join(words))
+    return found
+
+
+def built_stage(command, stages):
+    """(the stage a build command builds, whether it names it): its --target, else the last."""
+    words = command.split()
+    for i, word in enumerate(words):
+        if word.startswith("--target="):
+            return word.split("=", 1)[1], True
+        if word == "--target" and i + 1 < len(words):
+            return words[i + 1], True
+    return stages[-1], False
+
+
+def by_hand_problems(texts, dockerfile_text, wanted):
+    """What is wrong with the by-hand build commands of texts ({where: text}): each must build
+    `wanted` (devcontainer.json's target), unless it names another stage of the Dockerfile."""
+    problems = []
+    stages = stages_in_order(dockerfile_text)
+    for where, text in texts.items():
+        for command in build_commands(text):
+            stage, named = built_stage(command, stages)
+            if stage not in stages:
+                problems.append(f"{where}: `{command}` builds '{stage}', which is not a stage of the Dockerfile")
+            elif not named and stage != wanted:
+                problems.append(f"{where}: `{command}` builds the last stage, '{stage}', not '{wanted}' "
+                                f"(add --target {wanted})")
+    return problems
+
+
+def by_hand_texts(root):
+    """Where the by-hand commands are written: the Dockerfile's header and the platforms page."""
+    dockerfile = (root / ".devcontainer" / "Dockerfile").read_text(encoding="utf-8")
+    header = "\n".join(l for l in dockerfile.splitlines() if l.startswith("#"))
+    return {"Dockerfile": header, "docs/dev/platforms.md": (root / "docs" / "dev" / "platforms.md")
+            .read_text(encoding="utf-8")}
+
+
 def config_problems(config, folder, root):
     """What is wrong with one devcontainer.json (parsed), in folder."""
     problems = []
@@ -193,6 +255,18 @@ class Recipes(unittest.TestCase):
         for path in configs(ROOT):
             with self.subTest(config=path.relative_to(ROOT).as_posix()):
                 self.assertEqual(config_problems(jsonc(path.read_text(encoding="utf-8")), path.parent, ROOT), [])
+
+
+    def test_the_by_hand_commands_build_the_course_stage(self):
+        dockerfile = (DEVCONTAINER / "Dockerfile").read_text(encoding="utf-8")
+        wanted = jsonc((DEVCONTAINER / "devcontainer.json").read_text(encoding="utf-8"))["build"]["target"]
+        texts = by_hand_texts(ROOT)
+        self.assertEqual(by_hand_problems(texts, dockerfile, wanted), [])
+        # Each place shows at least one: a check of no command at all would pass by itself.
+        for where, text in texts.items():
+            with self.subTest(where=where):
+                self.assertTrue(any(built_stage(c, stages_in_order(dockerfile)) == (wanted, True)
+                                    for c in build_commands(text)), where)
 
 
 class BrokenRecipes(unittest.TestCase):
@@ -249,6 +323,25 @@ class BrokenRecipes(unittest.TestCase):
             change(broken)
             with self.subTest(expected=expected):
                 self.assertIn(expected, " ".join(config_problems(broken, DEVCONTAINER, ROOT)))
+
+    def test_a_by_hand_command_without_its_target_builds_the_cuda_stage(self):
+        texts = by_hand_texts(ROOT)
+        broken = {where: text.replace("--target course ", "") for where, text in texts.items()}
+        said = " ".join(by_hand_problems(broken, self.dockerfile, "course"))
+        for where in texts:
+            with self.subTest(where=where):
+                self.assertIn(f"{where}: `docker build -f .devcontainer/Dockerfile -t matmul-puzzles .` builds the "
+                              "last stage, 'course-cuda', not 'course'", said)
+        # The same commands are right where course is the last stage, and a stage that does not
+        # exist is named.
+        reordered = self.dockerfile + "\nFROM course AS course\n"
+        self.assertEqual(by_hand_problems(broken, reordered, "course"), [])
+        self.assertIn("builds 'no-such-stage', which is not a stage",
+                      " ".join(by_hand_problems({"x": "`docker build --target no-such-stage .`"}, self.dockerfile,
+                                                "course")))
+        # The CUDA variant's command names its stage: it is not a mistake.
+        self.assertEqual(by_hand_problems({"x": "`docker build --target course-cuda ...`"}, self.dockerfile,
+                                          "course"), [])
 
     def test_comments_and_trailing_commas_are_read(self):
         self.assertEqual(jsonc('// a\n{"a": "x // y", /* b */ "c": [1, 2,],}\n'), {"a": "x // y", "c": [1, 2]})

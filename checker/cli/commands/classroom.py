@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from course import paths, specs
+from course import paths, specs, writable
 
 USAGE = "classroom OUT"  # for checker/run help
 HELP = "write GitHub Classroom's autograding workflow: one test per puzzle, with points (instructors)"
@@ -120,6 +120,8 @@ def run(args):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(workflow(chosen, points, args.timeout), encoding="utf-8")
     except OSError as error:
+        if writable.from_error(error):
+            raise  # main's message: which folder, why, how to fix it
         return fail(f"could not write {target}: {error}")
     total = sum(points.values())
     print(f"Wrote {args.out}/{WORKFLOW.as_posix()}: {len(chosen)} tests, {total} points in all.")

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from course import paths, site_pages
+from course import paths, site_pages, writable
 from course.style import Style
 
 HELP = "build the course site into build/site (--serve: on localhost; --update: refresh generated tables)"
@@ -68,6 +68,7 @@ def shown(page):
 
 def build(site_dir, style):
     out = os.path.abspath(site_dir) if site_dir else str(SITE)
+    writable.require(out)  # MkDocs would say it with a traceback of its own
     command = ["mkdocs", "build", "--strict", "--clean", "--config-file", str(paths.ROOT / "mkdocs.yml"),
                "--site-dir", out]
     result = subprocess.run(command, cwd=paths.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

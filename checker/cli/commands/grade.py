@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from course import grading, grading_results, grading_sandbox, paths, specs
+from course import grading, grading_results, grading_sandbox, paths, specs, writable
 from course.grading_report import MISSING, PASS, cell_csv_text
 from course.grading_submissions import read_class
 from course.style import Style
@@ -177,6 +177,7 @@ def run(args):
     problem = prepare_out(out, class_dir)
     if problem:
         return fail(problem)
+    writable.require(out)  # now, not after grading the class
 
     style = Style.for_stdout()
     say = functools.partial(print, flush=True)  # progress shows as it happens, even in a pipe
@@ -184,6 +185,7 @@ def run(args):
     try:
         preset = default_preset(args.backend)
         build_dir = user_path(args.build_dir) if args.build_dir else paths.build_dir(preset)
+        writable.require(build_dir)  # CMake and the checkers write there
         try:
             # What students' code must not see even where it lies inside what the sandbox shows:
             # the class, the results, grading's work folder, the course's backups.

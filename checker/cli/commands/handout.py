@@ -3,7 +3,7 @@ import os
 import sys
 from pathlib import Path
 
-from course import handout, paths
+from course import handout, paths, writable
 
 USAGE = "handout OUT"  # for checker/run help
 HELP = "write the students' copy of the course: no solutions, no instructors' tools (instructors)"
@@ -56,6 +56,8 @@ def run(args):
     try:
         handout.write(plan, out)
     except OSError as error:
+        if writable.from_error(error):
+            raise  # main's message: which folder, why, how to fix it
         return fail(f"could not write {args.out}: {error}")
 
     print(f"Wrote the students' copy of the course to {args.out}: {len(plan.files) + 1} files.")

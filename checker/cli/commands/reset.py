@@ -4,7 +4,7 @@ import shutil
 import sys
 import time
 
-from course import paths, specs, state, stubs
+from course import paths, specs, state, stubs, writable
 
 USAGE = "reset N"  # for checker/run help
 HELP = "put puzzle N's stub back (your file is first saved under backups/)"
@@ -50,6 +50,8 @@ def run(args):
             if backup.read_bytes() != current:
                 raise OSError(0, "the backup reads back different")
         except OSError as error:
+            if writable.from_error(error):
+                raise  # main's message: which folder, why, how to fix it
             print(f"checker/run reset: could not save a backup ({error.strerror or error}), so {shown} "
                   "is unchanged.", file=sys.stderr)
             return 2

@@ -2,7 +2,9 @@
 
 Which preset: nvcc compiling the GPU variant of a student's file takes longer than everything
 else in the edit -> verdict loop together (about 3.5 s of 4.5 s for puzzle 4 on 2 cores), and
-is wasted where no GPU can run it. So without a GPU, puzzles build with the cpu-only preset.
+is wasted where no GPU can run it. So without a GPU, puzzles build with the cpu-only preset,
+unless there is no nvcc either: then the default preset builds the CPU backend alone, the same
+build as cpu-only, in build/default, the tree `checker/run test` builds too (one tree, not two).
 """
 import fcntl
 import os
@@ -55,10 +57,26 @@ def _has_cuda(preset):
     return bool(compiler) and not compiler.endswith("NOTFOUND")
 
 
+def cuda_compiler():
+    """The CUDA compiler CMake's check_language(CUDA) would find (CUDACXX, nvcc in PATH, or in
+    $CUDA_PATH/bin), or None. A configured tree's CMakeCache.txt says it for certain."""
+    named = os.environ.get("CUDACXX", "").split()
+    if named:
+        return named[0]
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    cuda_path = os.environ.get("CUDA_PATH")
+    if cuda_path and os.access(os.path.join(cuda_path, "bin", "nvcc"), os.X_OK):
+        return os.path.join(cuda_path, "bin", "nvcc")
+    return None
+
+
 def choose_preset(backend=None):
-    """PRESET when set; otherwise default where a GPU is listed (or --backend=gpu asks for it),
-    and cpu-only where none is, unless build/default has no GPU backend anyway (then it is
-    the same build, already there)."""
+    """PRESET when set; otherwise default where a GPU is listed (or --backend=gpu asks for it).
+    Where none is: default when it builds no GPU backend anyway (build/default configured
+    without one, or no nvcc to find), since that is the tree `checker/run test` builds; cpu-only
+    where nvcc would compile kernels no GPU here can run."""
     named = os.environ.get("PRESET")
     if named:
         return Preset(named, "from PRESET")
@@ -69,8 +87,13 @@ def choose_preset(backend=None):
         more = f" and {len(gpus) - 1} more" if len(gpus) > 1 else ""
         return Preset("default", f"GPU: {gpus[0]}{more}")
     why = "nvidia-smi lists no GPU" if gpus is not None else "no nvidia-smi here"
-    if cache_value("default", "CMAKE_BUILD_TYPE") is not None and not _has_cuda("default"):
-        return Preset("default", f"{why}; this build has no GPU backend")
+    no_nvcc = cuda_compiler() is None
+    if cache_value("default", "CMAKE_BUILD_TYPE") is not None:
+        if not _has_cuda("default"):
+            return Preset("default", f"{why} and no nvcc: the CPU backend alone" if no_nvcc
+                          else f"{why}; this build has no GPU backend")
+    elif no_nvcc:
+        return Preset("default", f"{why} and no nvcc: the CPU backend alone")
     return Preset("cpu-only", f"{why}, so nvcc is not run")
 
 

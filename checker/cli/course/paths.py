@@ -22,7 +22,8 @@ BACKUPS = ROOT / "backups"
 def preset():
     """The CMake preset named by PRESET (PRESET=cpu-only checker/run ...), or "default".
 
-    checker/run itself picks cpu-only when no GPU is listed: see course.build.choose_preset()."""
+    checker/run itself picks cpu-only where nvcc is installed but no GPU is listed: see
+    course.build.choose_preset()."""
     return os.environ.get("PRESET", "default")
 
 
