@@ -12,8 +12,10 @@ namespace canaries {
 
 struct Result {
   std::string name;      // the kernel, without its "canary_" prefix: "shared_race"
-  std::string measures;  // "finding", "bank_conflict_ways" or "global_loads_per_thread"
-  std::string kind;      // "finding": the engine::FindingKind expected ("shared_race")
+  // "finding", "finding_naming_thread" (only findings that name the thread count),
+  // "bank_conflict_ways" or "global_loads_per_thread"
+  std::string measures;
+  std::string kind;  // the findings: the engine::FindingKind expected ("shared_race")
   bool instrumented = true;  // seen through the compiler's instrumentation (false: the engine sees it alone)
   std::uint64_t expected_at_least = 1;
   std::uint64_t observed = 0;  // findings of that kind, the worst n-way conflict, the busiest thread's loads

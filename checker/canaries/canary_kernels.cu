@@ -152,9 +152,11 @@ __global__ void canary_tensor_copy_read_before_wait(const __grid_constant__ CUte
   mbarrier_wait(bar, 0);
 }
 
-// Puzzle 12's mistake: the accumulators (a local array, read in a loop of constant indices)
-// stored before the last wgmma.wait_group; one warpgroup, `steps` >= 1 steps along k.
-__global__ void canary_wgmma_accumulator_read_before_wait(float* out, int steps) {
+// Puzzle 12's mistake, in its form: the accumulators (a local array) stored before the last
+// wgmma.wait_group, as float2 pairs inside an m x n result, in unrolled loops of constant
+// indices (where a compiler's analysis can prove every access to the array in bounds, and then
+// leave it unchecked). One warpgroup, `steps` >= 1 steps along k; out: m x n, m, n <= 64.
+__global__ void canary_wgmma_accumulator_read_before_wait(float* out, int m, int n, int steps) {
   extern __shared__ __align__(1024) unsigned char smem[];
   zero_operands(smem);
   float d[32];
@@ -164,8 +166,16 @@ __global__ void canary_wgmma_accumulator_read_before_wait(float* out, int steps)
     wgmma_commit();
     wgmma_wait<1>();
   }
+  const int t = threadIdx.x, row = 16 * (t / 32) + (t % 32) / 4;
 #pragma unroll
-  for (int i = 0; i < 32; ++i) out[threadIdx.x * 32 + i] = d[i];  // before the last wait
+  for (int j = 0; j < 8; ++j) {
+    const int col = 8 * j + 2 * (t % 4);
+    if (col >= n) continue;
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      if (row + 8 * h < m)
+        *reinterpret_cast<float2*>(&out[(row + 8 * h) * n + col]) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);  // before the last wait
+  }
   wgmma_wait<0>();
 }
 

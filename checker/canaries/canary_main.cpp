@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!refusal_file.empty()) std::filesystem::remove(refusal_file);
-  if (!write_file(json_file, canaries::to_json(build, results).dump(2) + "\n")) {
+  if (!write_file(json_file, canaries::to_json(build, results))) {
     std::fprintf(stderr, "Could not write %s\n", json_file.c_str());
     return 2;
   }

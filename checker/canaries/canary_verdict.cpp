@@ -1,6 +1,7 @@
 #include "canary_verdict.h"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace canaries {
@@ -16,7 +17,7 @@ const Supported kSupported[] = {{14, "Debian 12"}, {19, "Debian 13"}};
 // What each canary's check catches, in a student's words.
 const std::map<std::string, const char*> kCheckWords = {
     {"global_read_past_end", "reads past the end of a global buffer"},
-    {"global_write_past_end", "writes past the end of a global buffer"},
+    {"global_write_past_end", "naming the thread and line of a write past the end of a global buffer"},
     {"dynamic_shared_past_end", "accesses past the dynamic shared memory a launch asked for"},
     {"shared_race", "shared-memory races (a missing __syncthreads())"},
     {"unwritten_shared", "reads of shared memory that no thread wrote"},
@@ -52,7 +53,7 @@ bool all_found(const std::vector<Result>& results) {
   return true;
 }
 
-nlohmann::json to_json(const Build& build, const std::vector<Result>& results) {
+std::string to_json(const Build& build, const std::vector<Result>& results) {
   nlohmann::json list = nlohmann::json::array(), lost = nlohmann::json::array();
   for (const Result& r : results) {
     nlohmann::json each = {{"canary", r.name},
@@ -66,11 +67,13 @@ nlohmann::json to_json(const Build& build, const std::vector<Result>& results) {
     list.push_back(each);
     if (!r.found()) lost.push_back(r.name);
   }
-  return {{"compiler", {{"id", build.compiler.id}, {"version", build.compiler.version}, {"path", build.compiler.path}}},
-          {"kernel_flags", build.kernel_flags},
-          {"passed", lost.empty()},
-          {"lost", lost},
-          {"canaries", list}};
+  nlohmann::json document = {
+      {"compiler", {{"id", build.compiler.id}, {"version", build.compiler.version}, {"path", build.compiler.path}}},
+      {"kernel_flags", build.kernel_flags},
+      {"passed", lost.empty()},
+      {"lost", lost},
+      {"canaries", list}};
+  return document.dump(2) + "\n";
 }
 
 std::string refusal(const Build& build, const std::vector<Result>& results, const std::string& json_file) {
@@ -86,29 +89,27 @@ std::string refusal(const Build& build, const std::vector<Result>& results, cons
   for (const Result& r : results)
     if (!r.found()) out << "  - " << words_for(r.name) << (r.error.empty() ? "" : " (the canary could not run: " + r.error + ")") << "\n";
   out << "A kernel with these mistakes could PASS here and still be wrong on a GPU.\n";
-  if (supported) {
-    out << "Clang " << major << " is a version the course supports, so this build compiles kernels with other flags "
-        << "than the course's (checker/cmake/KernelTargets.cmake): build from an unchanged checkout of the course.\n";
-  } else {
-    // The preset's name when the build tree is build/<preset>, as checker/run makes them.
-    const std::string prefix = "build/";
-    std::string configure;
-    if (build.directory.rfind(prefix, 0) == 0 && build.directory.find('/', prefix.size()) == std::string::npos)
-      configure = "cmake --preset " + build.directory.substr(prefix.size());
-    else
-      configure = "cmake -S . -B " + build.directory;
-    out << "What to do: install a clang the course supports";
-    const char* sep = ": ";
-    for (const Supported& s : kSupported) {
-      out << sep << "clang " << s.major << " (" << s.distribution << ": sudo apt-get install clang-" << s.major << ")";
-      sep = " or ";
-    }
-    const Supported& newest = kSupported[sizeof kSupported / sizeof kSupported[0] - 1];
-    out << ", and build with it, for example:\n"
-        << "    rm -rf " << build.directory << "\n"
-        << "    " << configure << " -DCMAKE_CXX_COMPILER=clang++-" << newest.major << "\n"
-        << "then run checker/run again.\n";
+  if (supported)
+    out << "Clang " << major << " is a version the course supports: first check that this build's kernel flags are the "
+        << "course's (checker/cmake/KernelTargets.cmake, unchanged), since they are what make these checks work.\n";
+  // The preset's name when the build tree is build/<preset>, as checker/run makes them.
+  const std::string prefix = "build/";
+  std::string configure;
+  if (build.directory.rfind(prefix, 0) == 0 && build.directory.find('/', prefix.size()) == std::string::npos)
+    configure = "cmake --preset " + build.directory.substr(prefix.size());
+  else
+    configure = "cmake -S . -B " + build.directory;
+  out << "What to do: install a clang the course supports";
+  const char* sep = ": ";
+  for (const Supported& s : kSupported) {
+    out << sep << "clang " << s.major << " (" << s.distribution << ": sudo apt-get install clang-" << s.major << ")";
+    sep = " or ";
   }
+  const Supported& newest = kSupported[sizeof kSupported / sizeof kSupported[0] - 1];
+  out << ", and build with it, for example:\n"
+      << "    rm -rf " << build.directory << "\n"
+      << "    " << configure << " -DCMAKE_CXX_COMPILER=clang++-" << newest.major << "\n"
+      << "then run checker/run again.\n";
   out << "(What each canary found: " << json_file << ")\n";
   return out.str();
 }
