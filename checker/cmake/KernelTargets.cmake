@@ -184,10 +184,14 @@ function(kernel_cpu_flags out instrument)
     # memory is seen, once per execution. No vectorizers, and no vector combining (which splits
     # a 16-byte load whose lanes are used one by one into 4-byte loads on aarch64): the
     # accesses keep the widths the kernel wrote (a float4 is one 16-byte access, as on the GPU).
+    # No stack-safety analysis: where it is on (clang 19) it proves accesses to a kernel's local arrays
+    # in bounds and leaves them unseen, and the wgmma accumulators are such an array (clang 19
+    # lost p12's accumulator finding without this flag).
     list(APPEND flags -fsanitize=address -fsanitize-address-use-after-return=never
          -fno-sanitize-address-use-after-scope -fno-vectorize -fno-slp-vectorize -mllvm -disable-vector-combine
          -mllvm -asan-instrumentation-with-call-threshold=0 -mllvm -asan-globals=0
-         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0)
+         -mllvm -asan-stack=0 -mllvm -asan-opt-same-temp=0 -mllvm -asan-opt-globals=0
+         -mllvm -asan-use-stack-safety=0)
   endif()
 
   set(${out} "${flags}" PARENT_SCOPE)

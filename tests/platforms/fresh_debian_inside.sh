@@ -3,38 +3,28 @@
 # process of private mount and PID namespaces): mounts what a booted machine has, runs the README's two commands in the root as a
 # new user would, times them, and checks what they did.
 #
-#   fresh_debian_inside.sh ROOT LOG_DIR
+#   fresh_debian_inside.sh ROOT LOG_DIR RELEASE COURSE_FOLDER
 set -euo pipefail
 root="${1:?root}"
 log_dir="${2:?log folder}"
-say() { printf 'fresh-debian: %s\n' "$*" >&2; }
+release="${3:?release}"
+course="${4:?the folder of the course in the root}"
+name=fresh-debian
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+say() { printf '%s: %s\n' "$name" "$*" >&2; }
+# shellcheck source=debian_root_inside.sh
+. "$here/debian_root_inside.sh"
 
-# The root is made a mount point of its own, as a machine's / is: bubblewrap (the grading tests'
-# sandbox) pivots its root and cannot where / is a plain directory. /dev with /dev/pts and
-# /dev/shm: the watch-mode tests run the checker on a pseudo-terminal.
-mount --bind "$root" "$root"
-mount -t proc proc "$root/proc"  # this PID namespace's processes only
-mount -t sysfs sysfs "$root/sys"
-mount --rbind /dev "$root/dev"
-
-# A new user's environment: a login shell's variables, nothing of this machine's.
-run_in_root() {
-  chroot "$root" /usr/bin/env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=xterm \
-    LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    /bin/bash -c "cd /srv/course && $1" </dev/null
-}
-
-# Runs a command in the root; sets status and seconds; its output goes to LOG_DIR/<name>.log.
+# Runs a command in the course's folder; sets status and seconds; its output goes to LOG_DIR/<name>.log.
 timed() {
-  local name="$1" command="$2" start
-  say "running: $command (output: $log_dir/$name.log)"
+  local log="$1" command="$2" start
+  say "running: $command (output: $log_dir/$log.log)"
   start=$(date +%s)
   status=0
-  run_in_root "$command" >"$log_dir/$name.log" 2>&1 || status=$?
+  run_in_root "$course" "$command" >"$log_dir/$log.log" 2>&1 || status=$?
   seconds=$(( $(date +%s) - start ))
   say "$command: exit status $status after $(minutes "$seconds")"
 }
-minutes() { printf '%d min %02d s' $(( $1 / 60 )) $(( $1 % 60 )); }
 plain() { sed 's/\x1b\[[0-9;]*m//g' "$log_dir/$1.log"; }  # without colours, if any
 # Read whole, not through `grep -q`: with pipefail, grep's early exit would fail the pipe.
 has() { [[ "$1" == *"$2"* ]]; }
@@ -68,7 +58,8 @@ missing="$(printf '%s\n' "$skips" | grep -iE 'Debian package|install|apt-get' ||
 [ -z "$missing" ] || problems+=("tests were skipped for a missing package:"$'\n'"$missing")
 
 {
-  echo "root: mmdebstrap --variant=minbase bookworm; checkout: git archive HEAD into /srv/course; as root"
+  echo "root: mmdebstrap --variant=minbase $release; checkout: git archive HEAD into $course; as root"
+  echo "compilers: $(run_in_root / 'clang++ --version | head -1; g++ --version | head -1' | paste -sd ';' | sed 's/;/; /')"
   echo "checker/run p01: exit $p01_status in $(minutes "$p01_seconds") ($p01_seconds s): $p01_result"
   echo "checker/run test: exit $test_status in $(minutes "$test_seconds") ($test_seconds s): ${summary:-no summary}"
   if [ -n "$skips" ]; then echo "skipped, with the reasons the tests printed:"; echo "$skips"; else echo "no test skipped"; fi
@@ -82,4 +73,4 @@ if [ "${#problems[@]}" -gt 0 ]; then
   done
   exit 1
 fi
-say "PASS: both commands did what the README says, on a fresh Debian 12"
+say "PASS: both commands did what the README says, on a fresh $release root"

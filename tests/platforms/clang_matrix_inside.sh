@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The clang matrix's second half (clang_matrix.sh runs it in the private namespaces).
+#
+#   clang_matrix_inside.sh ROOT LOG_DIR RELEASE "MAJORS"
+set -euo pipefail
+root="${1:?root}"
+log_dir="${2:?log folder}"
+release="${3:?release}"
+majors="${4:-}"
+name=clang-matrix
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+say() { printf '%s: %s\n' "$name" "$*" >&2; }
+# shellcheck source=debian_root_inside.sh
+. "$here/debian_root_inside.sh"
+course=/srv/course
+
+say "installing the course's core packages"
+run_in_root "$course" "apt-get update -qq && checker/install-packages core" >"$log_dir/install.log" 2>&1 ||
+  { tail -20 "$log_dir/install.log" >&2; say "the course's packages did not install"; exit 1; }
+if [ -z "$majors" ]; then
+  majors="$(run_in_root / "apt-cache search --names-only '^clang-[0-9]+\$'" | sed -E 's/^clang-([0-9]+) .*/\1/' | sort -n | paste -sd ' ')"
+fi
+say "clang majors: $majors"
+
+failed=0
+for n in $majors; do
+  log="$log_dir/clang-$n"
+  mkdir -p "$log"
+  start=$(date +%s)
+  if ! run_in_root "$course" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-$n" >"$log/install.log" 2>&1; then
+    say "clang-$n: not installable here (see $log/install.log)"
+    echo "{\"major\": $n, \"installed\": false}" >"$log/result.json"
+    failed=1
+    continue
+  fi
+  build="build/clang-$n"
+  # Configure and build what the two tests run: every stub, solution and broken kernel's checker.
+  status=0
+  run_in_root "$course" "cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-$n \
+      -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests" >"$log/build.log" 2>&1 || status=$?
+  if [ "$status" = 0 ]; then
+    run_in_root "$course" "$build/tests/corpus_tests -tc='cpu: every broken kernel in the corpus produces its finding' -r=xml" \
+      >"$log/broken.xml" 2>"$log/broken.stderr" || true
+    run_in_root "$course" "$build/tests/checker_tests -tc='cpu: every reference solution passes*' -r=xml" \
+      >"$log/solutions.xml" 2>"$log/solutions.stderr" || true
+  fi
+  python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" \
+    --version "$(run_in_root / "clang++-$n --version | head -1")" --seconds $(( $(date +%s) - start )) \
+    --broken-dir "$root$course/tests/broken" --log "$log" >"$log/result.json" || failed=1
+  python3 "$here/clang_matrix_summary.py" --line "$log/result.json" >&2
+done
+python3 "$here/clang_matrix_summary.py" --release "$release" --combine "$log_dir"/clang-*/result.json | tee "$log_dir/matrix.json" >/dev/null
+exit "$failed"
