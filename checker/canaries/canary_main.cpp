@@ -7,7 +7,7 @@
 // number; 1: some did not, and the message saying what is lost and what to do is printed (and
 // written to the --refusal file, which checker/run shows); 2: a usage or environment problem.
 // CMake gives the build's facts as definitions: CANARY_COMPILER_ID, CANARY_COMPILER_VERSION,
-// CANARY_COMPILER_PATH, CANARY_KERNEL_FLAGS (';'-separated), CANARY_BUILD_DIR, CANARY_SOURCE_DIR.
+// CANARY_COMPILER_PATH, CANARY_KERNEL_FLAGS (space-separated), CANARY_BUILD_DIR, CANARY_SOURCE_DIR.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -21,11 +21,11 @@
 
 namespace {
 
+// The flags, given space-separated (none has a space of its own).
 std::vector<std::string> split(const std::string& list) {
   std::vector<std::string> items;
   std::istringstream in(list);
-  for (std::string item; std::getline(in, item, ';');)
-    if (!item.empty()) items.push_back(item);
+  for (std::string item; in >> item;) items.push_back(item);
   return items;
 }
 
