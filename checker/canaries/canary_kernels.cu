@@ -2,7 +2,7 @@
 // themselves on the compiler in use (docs/dev/canaries.md). Most of these mistakes are seen only
 // through the compiler's instrumentation of every load and store (checker/cmake/KernelTargets.cmake:
 // kernel_cpu_flags); a compiler that stops instrumenting some accesses would let them PASS without
-// a word. canary_runner.cpp launches each kernel and checks that its finding, or its number, comes
+// a word. run_canaries.cpp launches each kernel and checks that its finding, or its number, comes
 // out. The cluster canary is the control: the engine runs its inline PTX itself, so it is found
 // with or without the instrumentation.
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <cuda_pipeline.h>
 
 // --- Plain CUDA ---------------------------------------------------------------------------------
+
 // `in` has 32 elements: thread 31 reads in[32].
 __global__ void canary_global_read_past_end(const float* in, float* out) {
   out[threadIdx.x] = in[threadIdx.x + 1];
@@ -73,6 +74,7 @@ __global__ void canary_global_loads(const float* in, float* out, int stride) {
 }
 
 // --- Hopper's asynchronous units and clusters, in the inline PTX of puzzles 12 and 13 ------------
+
 __device__ __forceinline__ uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
