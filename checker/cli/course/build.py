@@ -149,3 +149,13 @@ def checks_solution(preset, puzzle_id):
     if (cache_value(preset, "PUZZLES_USE_SOLUTIONS") or "").upper() in ("ON", "1", "TRUE", "YES"):
         return True
     return puzzle_id in (cache_value(preset, "PUZZLES_SOLVED") or "").split(";")
+
+
+def canary_refusal(preset):
+    """The message of the canaries' refusal (checker/canaries) when the build's last canary run
+    found that this compiler lost checks, else None. Written by course_canaries, which removes
+    it when every canary passes; shown as it is, so that its words live in one place."""
+    try:
+        return (paths.build_dir(preset) / "canaries" / "refusal.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None

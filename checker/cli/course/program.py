@@ -132,6 +132,9 @@ def build_cpu(o, err):
         tree = paths.build_dir(preset)
         for target in ("engine", "checker_lib", "ptx_rewrite"):  # under the build lock, logged
             status, log = build.build(preset, target)
+            refusal = build.canary_refusal(preset) if status != 0 else None
+            if refusal:
+                raise Stop(2, refusal.rstrip(), "environment")
             if status != 0:
                 raise Stop(2, f"building {target} in build/{preset} failed (log: {paths.relative(log)})",
                            "environment")

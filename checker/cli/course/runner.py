@@ -70,6 +70,10 @@ def run(spec, options, preset, capture=False, out=None):
                         "one takes a minute or two (the engine is built once), later builds a second."),
               file=out, flush=True)
     status, log = build.build(preset.name, puzzle_id)
+    refusal = build.canary_refusal(preset.name) if status != 0 else None
+    if refusal:
+        print(refusal.rstrip(), file=out, flush=True)
+        return _record(spec, preset, options, out, Outcome(2, None, "this compiler lost checks (the canaries)"))
     if status != 0:
         from course import compiler  # only when a build fails: the loop's common case stays lean
         text = log.read_text(encoding="utf-8", errors="replace")

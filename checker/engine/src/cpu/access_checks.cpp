@@ -50,6 +50,9 @@ void AccessChecks::prepare(const GridPlan& plan) {
     proxy_.assign(words, ProxyWrite{});
   }
   fast_path.shared_lo = shared_lo_;
+  const bool tail = plan.kernel->dynamic_shared && dynamic_usable_ < dynamic_capacity_;
+  fast_path.dynamic_tail_lo = tail ? dynamic_begin_ + dynamic_usable_ : 0;
+  fast_path.dynamic_tail_span = tail ? dynamic_capacity_ - dynamic_usable_ : 0;
   // Without a shadow (a kernel built without instrumentation) nothing calls the callbacks.
   fast_path.shared_span = shadow_.empty() ? 0 : shared_span_;
   fast_path.shadow = shadow_.data();

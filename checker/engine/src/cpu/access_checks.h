@@ -39,6 +39,8 @@ inline constexpr std::uint8_t kUnwrittenReported = 0x10;
 
 struct FastPath {
   std::uintptr_t shared_lo = 0, shared_span = 0;
+  // The dynamic shared storage past what the launch asked for: its accesses take the full check.
+  std::uintptr_t dynamic_tail_lo = 0, dynamic_tail_span = 0;
   const void* shadow = nullptr;  // AccessChecks' Word array
   std::uint32_t epoch = 0;
   std::uint16_t me = 0;          // the running CUDA thread + 1; 0: no kernel code runs

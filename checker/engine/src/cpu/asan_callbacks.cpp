@@ -37,13 +37,16 @@ __attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write
 // no other thread's conflicting access to the same word since the last barrier (recorded
 // here exactly as the full check records it), and an aligned global access inside its
 // buffer. Anything else (a possible race, a word an asynchronous copy will write, an
-// access across words, an out-of-bounds or misaligned one) takes the full check.
+// access across words, an out-of-bounds or misaligned one, one past the dynamic shared
+// memory the launch asked for) takes the full check.
 template <unsigned Size, bool Write>
 __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* return_address) {
   const engine::cpu::FastPath& f = fast_path;
   if (!f.full_checks_only) {
     std::uintptr_t shared_offset = a - f.shared_lo;
     if (shared_offset < f.shared_span) {
+      // Past the dynamic shared memory the launch asked for: out of bounds (the full check).
+      if (a + Size - 1 - f.dynamic_tail_lo < f.dynamic_tail_span) return check(a, Size, Write, return_address, true);
       if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
         auto& w = static_cast<AccessChecks::Word*>(const_cast<void*>(f.shadow))[i];
