@@ -22,50 +22,25 @@
 
 using engine::cpu::DeviceArena;
 
+// Both from cuda_cpu/error_list.h, CUDA's codes with their names and texts.
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDeviceFunction: return "invalid device function";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorInvalidClusterSize: return "a kernel launch error has occurred due to cluster misconfiguration";
-    case cudaErrorNotSupported: return "operation not supported";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    case cudaErrorAssert: return "device-side assert triggered";
+#define CUDA_CPU_ERROR(name, number, text) \
+  case name: return text;
+#include "cuda_cpu/error_list.h"
+#undef CUDA_CPU_ERROR
   }
   return "unrecognized error code";
 }
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
-    case cudaErrorAssert: return "cudaErrorAssert";
+#define CUDA_CPU_ERROR(name, number, text) \
+  case name: return #name;
+#include "cuda_cpu/error_list.h"
+#undef CUDA_CPU_ERROR
   }
-  return "cudaErrorUnknown";
+  return "unrecognized error code";
 }
 
 namespace {
