@@ -432,3 +432,47 @@ int uses(cudaStream_t s) {
   INFO(r.output);
   CHECK(r.exit_status == 0);
 }
+
+// What kernels and host code of public programs use beyond the puzzles: atomics on every type
+// and scope, clock64, directed rounding, cooperative groups' shuffles of 16-byte vector types,
+// the 64-bit vector types, NVTX ranges, CUDA's cudaEventCreate overload and the group headers.
+TEST_CASE("compat: scoped atomics, clock64, directed rounding, vector shuffles and NVTX compile") {
+  const test_support::ProcessResult r = compile("compat_program_extras", R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <nvtx3/nvToolsExt.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* i, unsigned* u, unsigned long long* q, long long* l, float* f, double* d, uint4* v) {
+  atomicAdd_system(i, 1);
+  atomicAnd_block(i, 3);
+  atomicOr(u, 1u);
+  atomicXor(q, 1ull);
+  atomicInc(u, 10u);
+  atomicDec_system(u, 4u);
+  atomicMax(l, 3ll);
+  atomicMin(q, 2ull);
+  atomicExch(q, 5ull);
+  atomicCAS_block(i, 1, 2);
+  atomicAdd_block(f, 1.0f);
+  long long start = clock64();
+  f[1] = __fadd_rd(f[0], 1.0f) + __fmul_ru(f[0], 3.0f) + __fsqrt_rz(f[0]) + __frcp_rd(f[0]);
+  d[1] = __dadd_ru(d[0], 1.0) + __ddiv_rd(d[0], 3.0) + __dsqrt_ru(d[0]);
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  v[threadIdx.x] = tile.shfl_down(v[threadIdx.x], 1);
+  double4 d4 = make_double4(1, 2, 3, 4);
+  ulong2 u2 = make_ulong2(1, 2);
+  longlong4 l4 = make_longlong4(1, 2, 3, 4);
+  l[1] = static_cast<long long>(d4.w + u2.y + l4.z) + (clock64() - start);
+}
+int host() {
+  nvtxRangePushA("copy");
+  cudaEvent_t e;
+  cudaError_t made = cudaEventCreate(&e, cudaEventDisableTiming);
+  nvtxRangePop();
+  return made == cudaSuccess;
+}
+)",
+                                                KERNEL_CXX, {"-Wall", "-Werror"});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}

@@ -1,7 +1,8 @@
 // The runtime calls that programs make beyond allocation, copies and launches, as CUDA 12
-// declares them: 2D copies into pitched memory, host functions and callbacks on streams,
-// stream priorities, the memory pool of stream-ordered allocation, kernel attributes, error
-// names, device settings and the deprecated names. main checks each answer.
+// declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
+// callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
+// attributes, error names, device settings, the deprecated names, directed rounding and
+// wrapping atomics. main checks each answer.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -28,6 +29,18 @@ __global__ void uses_shared(int* out) {
   __syncthreads();
   out[threadIdx.x] = staged[63 - threadIdx.x];
 }
+
+// Directed rounding and wrapping atomics, as interval arithmetic and ring buffers use them.
+__global__ void rounding_and_wrapping(float* out, unsigned* counter) {
+  if (threadIdx.x == 0) {
+    out[0] = __fadd_rd(1.0f, 1e-10f);
+    out[1] = __fadd_ru(1.0f, 1e-10f);
+  }
+  atomicInc_system(counter, 3u);  // 0, 1, 2, 3, 0, ...: eight increments come back to 0
+}
+
+// Writes the host's pinned memory through its device pointer (zero-copy).
+__global__ void write_mapped(int* mapped) { mapped[threadIdx.x] = 7 * static_cast<int>(threadIdx.x); }
 
 static void CUDART_CB count_call(void* data) { ++*static_cast<int*>(data); }
 static void CUDART_CB count_callback(cudaStream_t, cudaError_t status, void* data) {
@@ -79,6 +92,22 @@ int main() {
   EXPECT(cudaFreeAsync(numbers, stream) == cudaSuccess);
   EXPECT(cudaStreamSynchronize(stream) == cudaSuccess && first == 63);
   EXPECT(cudaStreamDestroy(stream) == cudaSuccess);
+
+  float* rounded = nullptr;
+  unsigned* counter = nullptr;
+  EXPECT(cudaMallocManaged(&rounded, 2 * sizeof(float)) == cudaSuccess);
+  EXPECT(cudaMallocManaged(&counter, sizeof(unsigned)) == cudaSuccess);
+  *counter = 0;
+  rounding_and_wrapping<<<1, 8>>>(rounded, counter);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(rounded[0] == 1.0f && rounded[1] > 1.0f && *counter == 0);
+
+  int *pinned = nullptr, *mapped = nullptr;
+  EXPECT(cudaHostAlloc(&pinned, 32 * sizeof(int), cudaHostAllocMapped) == cudaSuccess);
+  EXPECT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0) == cudaSuccess);
+  write_mapped<<<1, 32>>>(mapped);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[31] == 217);
+  EXPECT(cudaFreeHost(pinned) == cudaSuccess);
 
   cudaFuncAttributes attributes;
   EXPECT(cudaFuncGetAttributes(&attributes, uses_shared) == cudaSuccess);
