@@ -123,6 +123,15 @@ class Programs(unittest.TestCase):
         self.assertNotIn("after the call", doc["stdout"])
         self.assertIn("cudaGraphCreate is not modelled by the CPU backend", done.stderr)
 
+    def test_a_launch_from_device_code_stops_the_program_and_names_itself(self):
+        done = run("device_launch.cu", "--json")
+        doc = json.loads(done.stdout)
+        self.assertEqual(done.returncode, 125, done.stderr)
+        self.assertEqual(doc["not_modelled"], "a kernel launch from device code (dynamic parallelism)")
+        self.assertIn("before the launch", doc["stdout"])
+        self.assertNotIn("after the launch", doc["stdout"])
+        self.assertIn("dynamic parallelism) is not modelled by the CPU backend", done.stderr)
+
     def test_bad_flags_missing_files_and_compile_errors(self):
         done = run("histogram_streams.cu", "--frobnicate")
         self.assertEqual(done.returncode, 2)

@@ -56,6 +56,14 @@ enum cudaGraphConditionalNodeType {
 };
 #define cudaGraphCondAssignDefault 0x1
 
+// What an edge between two nodes carries (CUDA 12.3's edge data, which CUDA 13's calls take).
+struct cudaGraphEdgeData {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+};
+
 struct cudaKernelNodeParams {
   void* func;
   dim3 gridDim;

@@ -28,10 +28,27 @@ inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, cudaStreamCaptureStatu
                                             std::size_t* = nullptr) CUDA_CPU_NOT_MODELLED(cudaStreamGetCaptureInfo)
 inline cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t, cudaGraphNode_t*, std::size_t, unsigned int = 0)
     CUDA_CPU_NOT_MODELLED(cudaStreamUpdateCaptureDependencies)
+// CUDA 13's forms, with edge data (CUDA 12.3 to 12.9 call them ..._v2 and ..._v3).
+inline cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t, cudaGraphNode_t*, const cudaGraphEdgeData*,
+                                                       std::size_t, unsigned int)
+    CUDA_CPU_NOT_MODELLED(cudaStreamUpdateCaptureDependencies)
+inline cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t, cudaGraphNode_t*, const cudaGraphEdgeData*,
+                                                          std::size_t, unsigned int = 0)
+    CUDA_CPU_NOT_MODELLED(cudaStreamUpdateCaptureDependencies_v2)
+inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t, cudaStreamCaptureStatus*, unsigned long long*, cudaGraph_t*,
+                                            const cudaGraphNode_t**, const cudaGraphEdgeData**, std::size_t*)
+    CUDA_CPU_NOT_MODELLED(cudaStreamGetCaptureInfo)
+inline cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t, cudaStreamCaptureStatus*, unsigned long long* = nullptr,
+                                               cudaGraph_t* = nullptr, const cudaGraphNode_t** = nullptr,
+                                               const cudaGraphEdgeData** = nullptr, std::size_t* = nullptr)
+    CUDA_CPU_NOT_MODELLED(cudaStreamGetCaptureInfo_v3)
 inline cudaError_t cudaGraphCreate(cudaGraph_t*, unsigned int) CUDA_CPU_NOT_MODELLED(cudaGraphCreate)
 inline cudaError_t cudaGraphDestroy(cudaGraph_t) CUDA_CPU_NOT_MODELLED(cudaGraphDestroy)
 inline cudaError_t cudaGraphClone(cudaGraph_t*, cudaGraph_t) CUDA_CPU_NOT_MODELLED(cudaGraphClone)
 inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t*, cudaGraph_t, unsigned long long = 0)
+    CUDA_CPU_NOT_MODELLED(cudaGraphInstantiate)
+// The CUDA 11 form, which CUDA 12's cuda_runtime.h keeps for C++.
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t*, cudaGraph_t, cudaGraphNode_t*, char*, std::size_t)
     CUDA_CPU_NOT_MODELLED(cudaGraphInstantiate)
 inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t*, cudaGraph_t, unsigned long long = 0)
     CUDA_CPU_NOT_MODELLED(cudaGraphInstantiateWithFlags)
@@ -41,8 +58,15 @@ inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) CUDA_CPU_NOT_MODELLED(c
 inline cudaError_t cudaGraphGetNodes(cudaGraph_t, cudaGraphNode_t*, std::size_t*) CUDA_CPU_NOT_MODELLED(cudaGraphGetNodes)
 inline cudaError_t cudaGraphAddDependencies(cudaGraph_t, const cudaGraphNode_t*, const cudaGraphNode_t*, std::size_t)
     CUDA_CPU_NOT_MODELLED(cudaGraphAddDependencies)
+inline cudaError_t cudaGraphAddDependencies(cudaGraph_t, const cudaGraphNode_t*, const cudaGraphNode_t*,
+                                            const cudaGraphEdgeData*, std::size_t)
+    CUDA_CPU_NOT_MODELLED(cudaGraphAddDependencies)
 inline cudaError_t cudaGraphAddNode(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, std::size_t,
                                     cudaGraphNodeParams*) CUDA_CPU_NOT_MODELLED(cudaGraphAddNode)
+inline cudaError_t cudaGraphAddNode(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, const cudaGraphEdgeData*,
+                                    std::size_t, cudaGraphNodeParams*) CUDA_CPU_NOT_MODELLED(cudaGraphAddNode)
+inline cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, const cudaGraphEdgeData*,
+                                       std::size_t, cudaGraphNodeParams*) CUDA_CPU_NOT_MODELLED(cudaGraphAddNode_v2)
 inline cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, std::size_t)
     CUDA_CPU_NOT_MODELLED(cudaGraphAddEmptyNode)
 inline cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, std::size_t,

@@ -18,6 +18,7 @@
 #include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
 #include "symbol_table.h"
+#include "worker.h"
 #include "engine/backend.h"
 
 using engine::cpu::DeviceArena;
@@ -98,6 +99,10 @@ bool sticky(cudaError_t e) {
 
 cudaError_t host_launch(const engine::KernelImage& image, const engine::LaunchConfig& config, void** args,
                         const char* name, const char* file, unsigned line) {
+  // A launch whose caller is itself a CUDA thread comes from device code: dynamic parallelism,
+  // which the CPU backend does not model (isolated_launch.cpp stops the program with it).
+  if (engine::cpu::current_thread != nullptr)
+    cuda_cpu::not_modelled("a kernel launch from device code (dynamic parallelism)");
   static const std::unique_ptr<engine::Backend> backend = engine::cpu::make_cpu_backend();
   cuda_cpu::HostLaunch facts;
   facts.kernel = name;
@@ -224,7 +229,7 @@ void cuda_cpu::not_modelled(const char* call) {
     std::fprintf(stderr, "%s is not modelled by the CPU backend: the program stops here.\n", call);
   }
   std::fflush(nullptr);
-  std::_Exit(125);
+  std::_Exit(cuda_cpu::kNotModelledStatus);
 }
 
 cudaError_t cuda_cpu::launch_at(const ChevronSite& site, const void* kernel, const KernelType& type,
