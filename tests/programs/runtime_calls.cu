@@ -2,7 +2,7 @@
 // declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
 // callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
 // attributes, error names, device settings, the deprecated names, directed rounding and
-// wrapping atomics. main checks each answer.
+// wrapping atomics, `extern T __shared__` arrays. main checks each answer.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -37,6 +37,14 @@ __global__ void rounding_and_wrapping(float* out, unsigned* counter) {
     out[1] = __fadd_ru(1.0f, 1e-10f);
   }
   atomicInc_system(counter, 3u);  // 0, 1, 2, 3, 0, ...: eight increments come back to 0
+}
+
+// Dynamic shared memory declared with the type before __shared__, as CUDA also accepts.
+__global__ void reverse_dynamic(int* data) {
+  extern int __shared__ staged[];
+  staged[threadIdx.x] = data[threadIdx.x];
+  __syncthreads();
+  data[threadIdx.x] = staged[blockDim.x - 1 - threadIdx.x];
 }
 
 // Writes the host's pinned memory through its device pointer (zero-copy).
@@ -107,6 +115,8 @@ int main() {
   EXPECT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0) == cudaSuccess);
   write_mapped<<<1, 32>>>(mapped);
   EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[31] == 217);
+  reverse_dynamic<<<1, 32, 32 * sizeof(int)>>>(mapped);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 217 && pinned[31] == 0);
   EXPECT(cudaFreeHost(pinned) == cudaSuccess);
 
   cudaFuncAttributes attributes;

@@ -129,11 +129,34 @@ Declared declared(const std::string& specifiers) {
   return r;
 }
 
+// `extern T __shared__ name[];` (the type before __shared__, which CUDA accepts too) as
+// `extern __shared__ T name[];`: the __shared__ expansion moved to just after `extern`, when
+// only the type's words lie between them.
+void shared_after_extern(std::string& text) {
+  const std::string expansion = kSharedExpansion;
+  for (std::size_t at = text.find(expansion); at != std::string::npos; at = text.find(expansion, at + 1)) {
+    std::size_t begin = at;
+    while (begin > 0 && text[begin - 1] != ';' && text[begin - 1] != '{' && text[begin - 1] != '}') --begin;
+    const std::size_t ext = text.find("extern", begin);
+    if (ext == std::string::npos || ext >= at) continue;
+    if (ext > 0 && word_char(text[ext - 1])) continue;
+    const std::size_t type_begin = ext + sizeof "extern" - 1;
+    const std::string between = text.substr(type_begin, at - type_begin);
+    if (between.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // already in place
+    bool only_type = word_char(between.empty() ? ' ' : between.back()) || between.back() == ' ';
+    for (char c : between) only_type = only_type && (word_char(c) || c == ' ' || c == ':' || c == '\t');
+    if (!only_type) continue;
+    text.erase(at, expansion.size());
+    text.insert(type_begin, " " + expansion);
+  }
+}
+
 }  // namespace
 
 void bind_dynamic_shared(std::string& text) {
   const std::string symbol = storage_symbol(text);
   if (symbol.empty()) return;
+  shared_after_extern(text);
   const std::string label = " __asm__(\"" + symbol + "\")";
   const std::string declaration = std::string("extern ") + kSharedExpansion;
   const std::size_t keyword = sizeof "extern thread_local" - 1;
