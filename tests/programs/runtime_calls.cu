@@ -2,7 +2,7 @@
 // declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
 // callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
 // attributes, error names, device settings, the deprecated names, directed rounding and
-// wrapping atomics, `extern T __shared__` arrays. main checks each answer.
+// wrapping atomics, `extern T __shared__` arrays and rows of them. main checks each answer.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -45,6 +45,14 @@ __global__ void reverse_dynamic(int* data) {
   staged[threadIdx.x] = data[threadIdx.x];
   __syncthreads();
   data[threadIdx.x] = staged[blockDim.x - 1 - threadIdx.x];
+}
+
+// Dynamic shared memory as rows of four: an extern __shared__ array whose first bound is unknown.
+__global__ void rows_dynamic(int* data) {
+  extern __shared__ int rows[][4];
+  rows[threadIdx.x / 4][threadIdx.x % 4] = data[threadIdx.x];
+  __syncthreads();
+  data[threadIdx.x] = rows[threadIdx.x % 4][threadIdx.x / 4] + rows[0][0];
 }
 
 // Writes the host's pinned memory through its device pointer (zero-copy).
@@ -117,6 +125,9 @@ int main() {
   EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[31] == 217);
   reverse_dynamic<<<1, 32, 32 * sizeof(int)>>>(mapped);
   EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 217 && pinned[31] == 0);
+  rows_dynamic<<<1, 16, 16 * sizeof(int)>>>(mapped);  // a 4 x 4 transpose, plus the first element
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 434 && pinned[1] == 406 &&
+         pinned[4] == 427);
   EXPECT(cudaFreeHost(pinned) == cudaSuccess);
 
   cudaFuncAttributes attributes;

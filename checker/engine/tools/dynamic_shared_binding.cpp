@@ -24,14 +24,17 @@ std::string storage_symbol(const std::string& text) {
   return text.substr(begin, end - begin);
 }
 
-// The position of the `[` of an array declarator of unknown size just before `;`, or npos.
+// The position of the `[` of an array declarator whose first bound is unknown (`name[]`, or
+// `name[][N]` for rows of N), the last bracket pair before `;`; or npos for a sized array.
 std::size_t unknown_bound_open(const std::string& text, std::size_t from, std::size_t semicolon) {
   std::size_t i = semicolon;
   while (i > from && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
   if (i == from || text[i - 1] != ']') return std::string::npos;
-  std::size_t j = i - 1;
-  while (j > from && std::isspace(static_cast<unsigned char>(text[j - 1]))) --j;
-  return j > from && text[j - 1] == '[' ? j - 1 : std::string::npos;
+  const std::size_t open = text.find('[', from);
+  if (open == std::string::npos || open >= i) return std::string::npos;
+  std::size_t j = open + 1;
+  while (j < i && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+  return text[j] == ']' ? open : std::string::npos;
 }
 
 // `text` without its `word(...)` groups (alignas, __attribute__).
@@ -166,7 +169,7 @@ void bind_dynamic_shared(std::string& text) {
     if (semicolon == std::string::npos) break;
     std::size_t open = unknown_bound_open(text, at, semicolon);
     if (open == std::string::npos) continue;  // a sized extern __shared__ array: not dynamic
-    const std::size_t close = text.find(']', open);
+    const std::size_t close = text.rfind(']', semicolon);  // the declarator's last bound
     // The alignments asked for: alignas before `extern` (moved there by move_shared_alignas,
     // or written so), and __align__ anywhere in the declaration.
     const std::size_t start = declaration_start(text, at);
