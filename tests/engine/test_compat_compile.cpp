@@ -402,3 +402,104 @@ __global__ void k(Pair* out) {
   CHECK(r.exit_status == 0);
   CHECK(r.output.find("class-memaccess") == std::string::npos);
 }
+
+// What CUDA's runtime headers define and helper headers test, by CUDA's names and numbers: the
+// include guards (a helper that defines its error-checking macro only under
+// __DRIVER_TYPES_H__, as NVIDIA's sample helpers do), the version macros, __CUDACC__ without
+// __CUDA_ARCH__ (nvcc's host pass), the enums and fields CUDA 12 has, the make_ functions
+// and the deprecated names.
+TEST_CASE("compat: the runtime headers define CUDA's guards, macros, enums, fields and functions") {
+  const test_support::ProcessResult r = compile("compat_runtime_headers", R"(
+#include <cuda_runtime.h>
+#if !defined(__CUDA_RUNTIME_H__) || !defined(__CUDA_RUNTIME_API_H__) || !defined(__DRIVER_TYPES_H__) || \
+    !defined(__VECTOR_TYPES_H__) || !defined(__DEVICE_LAUNCH_PARAMETERS_H__) || !defined(__HOST_DEFINES_H__)
+#error "a guard of CUDA's runtime headers is missing"
+#endif
+#if !defined(__CUDACC__) || !defined(__NVCC__) || __CUDACC_VER_MAJOR__ < 12 || CUDART_VERSION < 12000
+#error "the version macros are missing"
+#endif
+#ifdef __CUDA_ARCH__
+#error "__CUDA_ARCH__ is for device passes"
+#endif
+#ifdef __DRIVER_TYPES_H__
+#define CHECKED(call) checked((call), #call)
+inline bool checked(cudaError_t e, const char* call) { return e == cudaSuccess || !cudaGetErrorName(e) || !call; }
+#endif
+static_assert(cudaErrorInvalidDevice == 101 && cudaErrorNoDevice == 100 && cudaErrorAssert == 710, "errors");
+static_assert(cudaErrorLaunchOutOfResources == 701 && cudaErrorUnknown == 999, "errors");
+static_assert(cudaDevAttrComputeMode == 20 && cudaDevAttrMaxPitch == 11 && cudaDevAttrClockRate == 13, "attributes");
+static_assert(cudaDevAttrMemoryPoolsSupported == 115 && cudaDevAttrGpuOverlap == 15, "attributes");
+static_assert(cudaComputeModeDefault == 0 && cudaComputeModeProhibited == 2, "compute modes");
+static_assert(sizeof(cudaUUID_t) == 16 && sizeof(cudaIpcMemHandle_t) == 64, "handles");
+static_assert(cudaHostAllocMapped == 2 && cudaStreamNonBlocking == 1 && cudaEventDisableTiming == 2, "flags");
+int uses(cudaStream_t s) {
+  cudaDeviceProp p;
+  int sum = p.computeMode + p.clockRate + p.deviceOverlap + p.maxTexture2D[1] + p.kernelExecTimeoutEnabled +
+            p.memoryClockRate + p.ECCEnabled + p.tccDriver + p.unifiedFunctionPointers + p.luid[0] +
+            static_cast<int>(p.texturePitchAlignment + p.surfaceAlignment);
+  float3 f = make_float3(1, 2, 3);
+  uchar4 u = make_uchar4(1, 2, 3, 4);
+  double2 d = make_double2(1, 2);
+  cudaExtent e = make_cudaExtent(1, 2, 3);
+  cudaPitchedPtr pp = make_cudaPitchedPtr(nullptr, 0, 0, 0);
+  cudaChannelFormatDesc c = cudaCreateChannelDesc<float4>();
+  cudaStreamAttrValue v;
+  v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+  cudaTextureDesc t = {};
+  t.addressMode[0] = cudaAddressModeWrap;
+  cudaGraphNodeParams g = {};
+  g.kernel.gridDim = dim3(2);
+  CHECKED(cudaThreadSynchronize());
+  CHECKED(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v));
+  CHECKED(cudaLaunchHostFunc(s, [](void*) {}, nullptr));
+  return sum + static_cast<int>(f.z + u.w + d.y + e.depth + c.w) + (pp.ptr == nullptr) + t.normalizedCoords;
+}
+)",
+                                                KERNEL_CXX, {"-Wall", "-Werror", "-Wno-uninitialized"});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}
+
+// What kernels and host code of public programs use beyond the puzzles: atomics on every type
+// and scope, clock64, directed rounding, cooperative groups' shuffles of 16-byte vector types,
+// the 64-bit vector types, NVTX ranges, CUDA's cudaEventCreate overload and the group headers.
+TEST_CASE("compat: scoped atomics, clock64, directed rounding, vector shuffles and NVTX compile") {
+  const test_support::ProcessResult r = compile("compat_program_extras", R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <nvtx3/nvToolsExt.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* i, unsigned* u, unsigned long long* q, long long* l, float* f, double* d, uint4* v) {
+  atomicAdd_system(i, 1);
+  atomicAnd_block(i, 3);
+  atomicOr(u, 1u);
+  atomicXor(q, 1ull);
+  atomicInc(u, 10u);
+  atomicDec_system(u, 4u);
+  atomicMax(l, 3ll);
+  atomicMin(q, 2ull);
+  atomicExch(q, 5ull);
+  atomicCAS_block(i, 1, 2);
+  atomicAdd_block(f, 1.0f);
+  long long start = clock64();
+  f[1] = __fadd_rd(f[0], 1.0f) + __fmul_ru(f[0], 3.0f) + __fsqrt_rz(f[0]) + __frcp_rd(f[0]);
+  d[1] = __dadd_ru(d[0], 1.0) + __ddiv_rd(d[0], 3.0) + __dsqrt_ru(d[0]);
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  v[threadIdx.x] = tile.shfl_down(v[threadIdx.x], 1);
+  double4 d4 = make_double4(1, 2, 3, 4);
+  ulong2 u2 = make_ulong2(1, 2);
+  longlong4 l4 = make_longlong4(1, 2, 3, 4);
+  l[1] = static_cast<long long>(d4.w + u2.y + l4.z) + (clock64() - start);
+}
+int host() {
+  nvtxRangePushA("copy");
+  cudaEvent_t e;
+  cudaError_t made = cudaEventCreate(&e, cudaEventDisableTiming);
+  nvtxRangePop();
+  return made == cudaSuccess;
+}
+)",
+                                                KERNEL_CXX, {"-Wall", "-Werror"});
+  INFO(r.output);
+  CHECK(r.exit_status == 0);
+}

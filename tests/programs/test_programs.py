@@ -108,14 +108,29 @@ class Programs(unittest.TestCase):
         self.assertEqual(launch["finding_totals"], {"out_of_bounds": 1})
         self.assertEqual((doc["exit_status"], doc["status"]), (0, 1))
 
+    def test_runtime_calls_beyond_launches_and_copies_answer_as_cuda_does(self):
+        done = run("runtime_calls.cu")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("0 failed expectations", done.stdout)
+        self.assertIn("6 launches, no findings.", done.stderr)
+
     def test_an_unmodelled_call_stops_the_program_and_names_itself(self):
         done = run("unmodelled.cu", "--json")
         doc = json.loads(done.stdout)
         self.assertEqual(done.returncode, 125)
-        self.assertEqual(doc["not_modelled"], "cudaMallocPitch")
+        self.assertEqual(doc["not_modelled"], "cudaGraphCreate")
         self.assertIn("before the call", doc["stdout"])
         self.assertNotIn("after the call", doc["stdout"])
-        self.assertIn("cudaMallocPitch is not modelled by the CPU backend", done.stderr)
+        self.assertIn("cudaGraphCreate is not modelled by the CPU backend", done.stderr)
+
+    def test_a_launch_from_device_code_stops_the_program_and_names_itself(self):
+        done = run("device_launch.cu", "--json")
+        doc = json.loads(done.stdout)
+        self.assertEqual(done.returncode, 125, done.stderr)
+        self.assertEqual(doc["not_modelled"], "a kernel launch from device code (dynamic parallelism)")
+        self.assertIn("before the launch", doc["stdout"])
+        self.assertNotIn("after the launch", doc["stdout"])
+        self.assertIn("dynamic parallelism) is not modelled by the CPU backend", done.stderr)
 
     def test_bad_flags_missing_files_and_compile_errors(self):
         done = run("histogram_streams.cu", "--frobnicate")

@@ -24,14 +24,17 @@ std::string storage_symbol(const std::string& text) {
   return text.substr(begin, end - begin);
 }
 
-// The position of the `[` of an array declarator of unknown size just before `;`, or npos.
+// The position of the `[` of an array declarator whose first bound is unknown (`name[]`, or
+// `name[][N]` for rows of N), the last bracket pair before `;`; or npos for a sized array.
 std::size_t unknown_bound_open(const std::string& text, std::size_t from, std::size_t semicolon) {
   std::size_t i = semicolon;
   while (i > from && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
   if (i == from || text[i - 1] != ']') return std::string::npos;
-  std::size_t j = i - 1;
-  while (j > from && std::isspace(static_cast<unsigned char>(text[j - 1]))) --j;
-  return j > from && text[j - 1] == '[' ? j - 1 : std::string::npos;
+  const std::size_t open = text.find('[', from);
+  if (open == std::string::npos || open >= i) return std::string::npos;
+  std::size_t j = open + 1;
+  while (j < i && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+  return text[j] == ']' ? open : std::string::npos;
 }
 
 // `text` without its `word(...)` groups (alignas, __attribute__).
@@ -129,11 +132,34 @@ Declared declared(const std::string& specifiers) {
   return r;
 }
 
+// `extern T __shared__ name[];` (the type before __shared__, which CUDA accepts too) as
+// `extern __shared__ T name[];`: the __shared__ expansion moved to just after `extern`, when
+// only the type's words lie between them.
+void shared_after_extern(std::string& text) {
+  const std::string expansion = kSharedExpansion;
+  for (std::size_t at = text.find(expansion); at != std::string::npos; at = text.find(expansion, at + 1)) {
+    std::size_t begin = at;
+    while (begin > 0 && text[begin - 1] != ';' && text[begin - 1] != '{' && text[begin - 1] != '}') --begin;
+    const std::size_t ext = text.find("extern", begin);
+    if (ext == std::string::npos || ext >= at) continue;
+    if (ext > 0 && word_char(text[ext - 1])) continue;
+    const std::size_t type_begin = ext + sizeof "extern" - 1;
+    const std::string between = text.substr(type_begin, at - type_begin);
+    if (between.find_first_not_of(" \t\r\n") == std::string::npos) continue;  // already in place
+    bool only_type = word_char(between.empty() ? ' ' : between.back()) || between.back() == ' ';
+    for (char c : between) only_type = only_type && (word_char(c) || c == ' ' || c == ':' || c == '\t');
+    if (!only_type) continue;
+    text.erase(at, expansion.size());
+    text.insert(type_begin, " " + expansion);
+  }
+}
+
 }  // namespace
 
 void bind_dynamic_shared(std::string& text) {
   const std::string symbol = storage_symbol(text);
   if (symbol.empty()) return;
+  shared_after_extern(text);
   const std::string label = " __asm__(\"" + symbol + "\")";
   const std::string declaration = std::string("extern ") + kSharedExpansion;
   const std::size_t keyword = sizeof "extern thread_local" - 1;
@@ -143,7 +169,7 @@ void bind_dynamic_shared(std::string& text) {
     if (semicolon == std::string::npos) break;
     std::size_t open = unknown_bound_open(text, at, semicolon);
     if (open == std::string::npos) continue;  // a sized extern __shared__ array: not dynamic
-    const std::size_t close = text.find(']', open);
+    const std::size_t close = text.rfind(']', semicolon);  // the declarator's last bound
     // The alignments asked for: alignas before `extern` (moved there by move_shared_alignas,
     // or written so), and __align__ anywhere in the declaration.
     const std::size_t start = declaration_start(text, at);

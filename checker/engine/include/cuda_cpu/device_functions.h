@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <time.h>
 #include <type_traits>
 
 #include "cuda_cpu/runtime_hooks.h"
@@ -30,6 +31,15 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 [[noreturn]] inline void __trap(unsigned line = __builtin_LINE(),
                                 const char* file = __builtin_FILE()) {
   cuda_cpu::trap(line, file);
+}
+
+// The multiprocessor's cycle counter, at the modelled clock (1.98 GHz, cudaDevAttrClockRate):
+// a kernel that waits some cycles waits as long as on the GPU. clock() stays the C library's,
+// which host code uses too.
+inline long long clock64() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<long long>(now.tv_sec) * 1980000000LL + static_cast<long long>(now.tv_nsec) * 198 / 100;
 }
 
 // CUDA's min and max take mixed arithmetic types and return the common type.
@@ -174,6 +184,38 @@ CUDA_CPU_UNCHECKED unsigned int atomicExch(unsigned int* p, unsigned int v) {
 inline float atomicExch(float* p, float v) {
   return cuda_cpu_atomic_float_update(p, [v](float) { return v; });
 }
+CUDA_CPU_UNCHECKED unsigned long long atomicExch(unsigned long long* p, unsigned long long v) {
+  cuda_cpu::note_atomic(p, 8);
+  return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+inline long long atomicMax(long long* p, long long v) {
+  return cuda_cpu_atomic_int_update(p, [v](long long old) { return v > old ? v : old; });
+}
+inline long long atomicMin(long long* p, long long v) {
+  return cuda_cpu_atomic_int_update(p, [v](long long old) { return v < old ? v : old; });
+}
+inline unsigned long long atomicMax(unsigned long long* p, unsigned long long v) {
+  return cuda_cpu_atomic_int_update(p, [v](unsigned long long old) { return v > old ? v : old; });
+}
+inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
+  return cuda_cpu_atomic_int_update(p, [v](unsigned long long old) { return v < old ? v : old; });
+}
+// The bitwise atomics, on each integer type CUDA has them for.
+#define CUDA_CPU_ATOMIC_BITS(T)                                                                          \
+  inline T atomicAnd(T* p, T v) { return cuda_cpu_atomic_int_update(p, [v](T old) { return old & v; }); } \
+  inline T atomicOr(T* p, T v) { return cuda_cpu_atomic_int_update(p, [v](T old) { return old | v; }); }  \
+  inline T atomicXor(T* p, T v) { return cuda_cpu_atomic_int_update(p, [v](T old) { return old ^ v; }); }
+CUDA_CPU_ATOMIC_BITS(int)
+CUDA_CPU_ATOMIC_BITS(unsigned int)
+CUDA_CPU_ATOMIC_BITS(unsigned long long)
+#undef CUDA_CPU_ATOMIC_BITS
+// Wrapping increment and decrement: past `limit` (or below 0), back to 0 (or to `limit`).
+inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  return cuda_cpu_atomic_int_update(p, [limit](unsigned int old) { return old >= limit ? 0u : old + 1; });
+}
+inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  return cuda_cpu_atomic_int_update(p, [limit](unsigned int old) { return old == 0 || old > limit ? limit : old - 1; });
+}
 CUDA_CPU_UNCHECKED int atomicCAS(int* p, int compare, int v) {
   cuda_cpu::note_atomic(p, 4);
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
@@ -190,3 +232,23 @@ CUDA_CPU_UNCHECKED unsigned long long atomicCAS(unsigned long long* p, unsigned 
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return compare;
 }
+
+// The scoped forms (atomicAdd_block, atomicCAS_system, ...): one device, one memory, so every
+// scope is the same atomic.
+#define CUDA_CPU_SCOPED_ATOMIC(name)                                          \
+  template <typename... A>                                                    \
+  inline auto name##_block(A... a)->decltype(name(a...)) { return name(a...); } \
+  template <typename... A>                                                    \
+  inline auto name##_system(A... a)->decltype(name(a...)) { return name(a...); }
+CUDA_CPU_SCOPED_ATOMIC(atomicAdd)
+CUDA_CPU_SCOPED_ATOMIC(atomicSub)
+CUDA_CPU_SCOPED_ATOMIC(atomicExch)
+CUDA_CPU_SCOPED_ATOMIC(atomicMin)
+CUDA_CPU_SCOPED_ATOMIC(atomicMax)
+CUDA_CPU_SCOPED_ATOMIC(atomicInc)
+CUDA_CPU_SCOPED_ATOMIC(atomicDec)
+CUDA_CPU_SCOPED_ATOMIC(atomicCAS)
+CUDA_CPU_SCOPED_ATOMIC(atomicAnd)
+CUDA_CPU_SCOPED_ATOMIC(atomicOr)
+CUDA_CPU_SCOPED_ATOMIC(atomicXor)
+#undef CUDA_CPU_SCOPED_ATOMIC

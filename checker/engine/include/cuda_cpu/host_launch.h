@@ -41,7 +41,8 @@ using HostLaunchObserver = void (*)(const HostLaunch& launch);
 void observe_host_launches(HostLaunchObserver observer);
 
 // A runtime call the CPU backend does not model: says so through the observer below (or on
-// stderr without one) and ends the program with status 125.
+// stderr without one) and ends the program with this status (checker/run reads it).
+constexpr int kNotModelledStatus = 125;
 [[noreturn]] void not_modelled(const char* call);
 using NotModelledObserver = void (*)(const char* call);
 void observe_not_modelled(NotModelledObserver observer);

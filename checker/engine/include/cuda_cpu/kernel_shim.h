@@ -5,6 +5,7 @@
 // cuda_cpu/compat) first; everything else a kernel file includes itself, at global scope.
 #pragma once
 
+#include "cuda_cpu/nvcc_macros.h"  // __CUDACC__ and the version macros, before any header
 #include <cuda_runtime.h>
 
 #include "cuda_cpu/chevron.h"

@@ -14,80 +14,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "cuda_cpu/driver_types.h"
 #include "cuda_cpu/vector_types.h"
 
-enum cudaError_t {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchTimeout = 702,
-  cudaErrorAssert = 710,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotSupported = 801,
-  cudaErrorInvalidClusterSize = 912,
-};
-typedef cudaError_t cudaError;
-
-enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
-};
-
-enum cudaFuncAttribute {
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-};
-
-typedef struct CUstream_st* cudaStream_t;
-
-// cudaLaunchKernelEx's configuration, laid out as CUDA's driver_types.h lays it out. Of the
-// attributes, the CPU backend knows the cluster's shape; cudaLaunchAttributeIgnore is skipped.
-enum cudaLaunchAttributeID {
-  cudaLaunchAttributeIgnore = 0,
-  cudaLaunchAttributeAccessPolicyWindow = 1,
-  cudaLaunchAttributeCooperative = 2,
-  cudaLaunchAttributeSynchronizationPolicy = 3,
-  cudaLaunchAttributeClusterDimension = 4,
-  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
-  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
-  cudaLaunchAttributeProgrammaticEvent = 7,
-  cudaLaunchAttributePriority = 8,
-};
-union cudaLaunchAttributeValue {
-  char pad[64];
-  struct {
-    unsigned int x;
-    unsigned int y;
-    unsigned int z;
-  } clusterDim;
-  int cooperative;
-  int priority;
-};
-typedef struct cudaLaunchAttribute_st {
-  cudaLaunchAttributeID id;
-  char pad[8 - sizeof(cudaLaunchAttributeID)];
-  cudaLaunchAttributeValue val;
-} cudaLaunchAttribute;
-typedef struct cudaLaunchConfig_st {
-  dim3 gridDim;
-  dim3 blockDim;
-  std::size_t dynamicSmemBytes;
-  cudaStream_t stream;
-  cudaLaunchAttribute* attrs;
-  unsigned int numAttrs;
-} cudaLaunchConfig_t;
+// The CUDA runtime this file stands for (cudaRuntimeGetVersion and cudaDriverGetVersion say
+// the same): 12.8, whose declarations and numbers the cuda_cpu headers follow.
+#define CUDART_VERSION 12080
 
 const char* cudaGetErrorString(cudaError_t error);
 const char* cudaGetErrorName(cudaError_t error);
@@ -159,110 +91,6 @@ inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attribute, 
 
 // --- What whole programs use (runtime_program.cpp) -------------------------------------------
 
-typedef struct CUevent_st* cudaEvent_t;
-#define cudaStreamLegacy ((cudaStream_t)0x1)
-#define cudaStreamPerThread ((cudaStream_t)0x2)
-enum : unsigned {
-  cudaStreamDefault = 0x0,
-  cudaStreamNonBlocking = 0x1,
-  cudaEventDefault = 0x0,
-  cudaEventBlockingSync = 0x1,
-  cudaEventDisableTiming = 0x2,
-  cudaEventInterprocess = 0x4,
-  cudaHostAllocDefault = 0x0,
-  cudaHostAllocPortable = 0x1,
-  cudaHostAllocMapped = 0x2,
-  cudaHostAllocWriteCombined = 0x4,
-  cudaMemAttachGlobal = 0x1,
-  cudaMemAttachHost = 0x2,
-};
-
-// The device the CPU backend models: an H100 SXM (runtime_program.cpp fills it in). The
-// fields are CUDA's, by name; the name says that the CPU backend is running.
-struct cudaDeviceProp {
-  char name[256];
-  std::size_t totalGlobalMem;
-  std::size_t sharedMemPerBlock;
-  int regsPerBlock;
-  int warpSize;
-  std::size_t memPitch;
-  int maxThreadsPerBlock;
-  int maxThreadsDim[3];
-  int maxGridSize[3];
-  int clockRate;
-  std::size_t totalConstMem;
-  int major;
-  int minor;
-  std::size_t textureAlignment;
-  int deviceOverlap;
-  int multiProcessorCount;
-  int kernelExecTimeoutEnabled;
-  int integrated;
-  int canMapHostMemory;
-  int computeMode;
-  int concurrentKernels;
-  int ECCEnabled;
-  int pciBusID;
-  int pciDeviceID;
-  int pciDomainID;
-  int asyncEngineCount;
-  int unifiedAddressing;
-  int memoryClockRate;
-  int memoryBusWidth;
-  int l2CacheSize;
-  int persistingL2CacheMaxSize;
-  int maxThreadsPerMultiProcessor;
-  int streamPrioritiesSupported;
-  int globalL1CacheSupported;
-  int localL1CacheSupported;
-  std::size_t sharedMemPerMultiprocessor;
-  int regsPerMultiprocessor;
-  int managedMemory;
-  int isMultiGpuBoard;
-  int pageableMemoryAccess;
-  int concurrentManagedAccess;
-  int cooperativeLaunch;
-  std::size_t sharedMemPerBlockOptin;
-  int maxBlocksPerMultiProcessor;
-  std::size_t reservedSharedMemPerBlock;
-  int clusterLaunch;
-};
-
-// CUDA's values (driver_types.h) for the attributes the CPU backend answers; any other stops
-// the program with its number.
-enum cudaDeviceAttr {
-  cudaDevAttrMaxThreadsPerBlock = 1,
-  cudaDevAttrMaxBlockDimX = 2,
-  cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4,
-  cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrTotalConstantMemory = 9,
-  cudaDevAttrWarpSize = 10,
-  cudaDevAttrMaxRegistersPerBlock = 12,
-  cudaDevAttrClockRate = 13,
-  cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrIntegrated = 18,
-  cudaDevAttrConcurrentKernels = 31,
-  cudaDevAttrMemoryClockRate = 36,
-  cudaDevAttrGlobalMemoryBusWidth = 37,
-  cudaDevAttrL2CacheSize = 38,
-  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrUnifiedAddressing = 41,
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-  cudaDevAttrManagedMemory = 83,
-  cudaDevAttrConcurrentManagedAccess = 89,
-  cudaDevAttrCooperativeLaunch = 95,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
-  cudaDevAttrReservedSharedMemoryPerBlock = 111,
-};
-
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
@@ -288,19 +116,99 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+// CUDA's C++ overload (cuda_runtime.h): cudaEventCreate with flags.
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 
-// Declared so that a program using them compiles; each stops the program with its name.
+// 2D copies and pitched allocations: a pitch is the row's width rounded up to 512 bytes, as
+// on the GPU (cudaDeviceProp::texturePitchAlignment).
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                          std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
+                              std::size_t height, cudaMemcpyKind kind, cudaStream_t stream = nullptr);
 cudaError_t cudaMallocPitch(void** pointer, std::size_t* pitch, std::size_t width, std::size_t height);
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void*), void* data);
+cudaError_t cudaMemset2D(void* pointer, std::size_t pitch, int value, std::size_t width, std::size_t height);
+cudaError_t cudaMemset2DAsync(void* pointer, std::size_t pitch, int value, std::size_t width, std::size_t height,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                                cudaStream_t stream = nullptr);
+template <typename T>
+inline cudaError_t cudaMallocPitch(T** pointer, std::size_t* pitch, std::size_t width, std::size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(pointer), pitch, width, height);
+}
+
+// Host functions on a stream run when they are reached, which is at once: everything before
+// them on the stream has already finished.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags);
+// Grid-wide synchronization (cooperative_groups::this_grid().sync()) is not modelled.
 cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** args,
                                         std::size_t dynamic_shared_bytes = 0, cudaStream_t stream = nullptr);
+template <typename T>
+inline cudaError_t cudaLaunchCooperativeKernel(T* kernel, dim3 grid, dim3 block, void** args,
+                                               std::size_t dynamic_shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid, block, args, dynamic_shared_bytes,
+                                     stream);
+}
+
+// The modelled device and its settings. Flags, limits and cache or bank preferences are
+// accepted and remembered where CUDA reports them back; none changes how a kernel runs here.
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* properties);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig* config);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attribute, int src_device, int dst_device);
+cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* pointer);
+cudaError_t cudaHostRegister(void* pointer, std::size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* pointer);
+cudaError_t cudaHostGetFlags(unsigned int* flags, void* host);
+cudaError_t cudaCtxResetPersistingL2Cache();
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, cudaStreamAttrValue* value);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* pointer, std::size_t bytes = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
+// No stream ever captures here (cudaStreamBeginCapture is not modelled).
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = nullptr, unsigned int flags = 0);
+
+// Stream-ordered allocation: the allocation is made at once (the stream is in order), from
+// the device's one pool, whose attributes are remembered.
+cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attribute, void* value);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descriptions, std::size_t count);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, std::size_t keep);
+
+// Deprecated names CUDA still declares.
+cudaError_t cudaThreadSynchronize();
+cudaError_t cudaThreadExit();
+cudaError_t cudaThreadSetLimit(cudaLimit limit, std::size_t value);
+cudaError_t cudaThreadGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* config);
+cudaError_t cudaThreadSetCacheConfig(cudaFuncCache config);
 
 // __constant__ and __device__ variables are the host's own globals here: a symbol's device
 // address is its address.
@@ -377,17 +285,15 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* b
   *min_grid_size = best_blocks * p.multiProcessorCount;
   return cudaSuccess;
 }
-enum cudaFuncCache {
-  cudaFuncCachePreferNone = 0,
-  cudaFuncCachePreferShared = 1,
-  cudaFuncCachePreferL1 = 2,
-  cudaFuncCachePreferEqual = 3,
-};
 template <typename T>
 inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {  // a hint
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }  // a hint
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);  // a hint, reported back
+template <typename T>
+inline cudaError_t cudaFuncSetSharedMemConfig(T*, cudaSharedMemConfig) {  // a hint (deprecated)
+  return cudaSuccess;
+}
 inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = nullptr) {  // a hint
   return cudaSuccess;
 }
@@ -417,3 +323,132 @@ inline cudaError_t cuda_cpu_malloc_managed_named(const char* expression, T** poi
 }
 #define cudaMalloc(pointer, bytes) cuda_cpu_malloc_named(pointer, bytes, #pointer)
 #define cudaMallocManaged(pointer, ...) cuda_cpu_malloc_managed_named(#pointer, pointer, __VA_ARGS__)
+
+// cudaMallocAsync: cudaMalloc's naming (above), made at once on an in-order stream; from the
+// device's pool or from a pool the program names.
+template <typename T>
+inline cudaError_t cuda_cpu_malloc_async_named(const char* expression, T** pointer, std::size_t bytes,
+                                               cudaStream_t = nullptr) {
+  return cuda_cpu_malloc(reinterpret_cast<void**>(pointer), bytes, cuda_cpu_element_size<T>(), expression, false);
+}
+template <typename T>
+inline cudaError_t cuda_cpu_malloc_async_named(const char* expression, T** pointer, std::size_t bytes, cudaMemPool_t,
+                                               cudaStream_t = nullptr) {
+  return cuda_cpu_malloc(reinterpret_cast<void**>(pointer), bytes, cuda_cpu_element_size<T>(), expression, false);
+}
+#define cudaMallocAsync(pointer, ...) cuda_cpu_malloc_async_named(#pointer, pointer, __VA_ARGS__)
+#define cudaMallocFromPoolAsync(pointer, ...) cuda_cpu_malloc_async_named(#pointer, pointer, __VA_ARGS__)
+
+// What cudaFuncGetAttributes says of a kernel: its static __shared__ bytes and the modelled
+// device's limits; registers and local memory are not allocated here, so they read 0.
+cudaError_t cuda_cpu_func_attributes(cudaFuncAttributes* attributes, const void* kernel);
+template <typename T>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* kernel) {
+  return cuda_cpu_func_attributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+template <typename T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, T* kernel, int block_size,
+                                                                          std::size_t dynamic_shared_bytes,
+                                                                          unsigned int) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, block_size, dynamic_shared_bytes);
+}
+template <typename T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid_size, int* block_size, T* kernel,
+                                                               std::size_t dynamic_shared_bytes = 0,
+                                                               int block_size_limit = 0, unsigned int = 0) {
+  return cudaOccupancyMaxPotentialBlockSize(min_grid_size, block_size, kernel, dynamic_shared_bytes, block_size_limit);
+}
+// As cudaOccupancyMaxPotentialBlockSize, with the dynamic shared memory a function of the
+// block size.
+template <typename Bytes, typename T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, T* kernel,
+                                                                  Bytes bytes_for_block_size, int block_size_limit = 0,
+                                                                  unsigned int = 0) {
+  if (min_grid_size == nullptr || block_size == nullptr) return cudaErrorInvalidValue;
+  int limit = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int best_threads = 0, best_size = 0, best_blocks = 0;
+  for (int size = limit / 32 * 32; size >= 32; size -= 32) {
+    int blocks = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, kernel, size, static_cast<std::size_t>(bytes_for_block_size(size)));
+    if (e != cudaSuccess) return e;
+    if (blocks * size > best_threads) best_threads = blocks * size, best_size = size, best_blocks = blocks;
+  }
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  *block_size = best_size;
+  *min_grid_size = best_blocks * p.multiProcessorCount;
+  return cudaSuccess;
+}
+template <typename T>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* bytes, T*, int, int) {
+  if (bytes == nullptr) return cudaErrorInvalidValue;
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  *bytes = p.sharedMemPerBlockOptin;
+  return cudaSuccess;
+}
+
+// Channel formats (CUDA's channel_descriptor.h): the bits per channel of each element type.
+inline cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+namespace cuda_cpu {
+template <typename T>
+struct channel_of {
+  static constexpr int count = 0;  // not a channel type: cudaChannelFormatKindNone
+  using element = void;
+};
+#define CUDA_CPU_CHANNELS(T, E, n) \
+  template <>                      \
+  struct channel_of<T> {           \
+    static constexpr int count = n; \
+    using element = E;             \
+  };
+CUDA_CPU_CHANNELS(char, char, 1)
+CUDA_CPU_CHANNELS(signed char, signed char, 1)
+CUDA_CPU_CHANNELS(unsigned char, unsigned char, 1)
+CUDA_CPU_CHANNELS(short, short, 1)
+CUDA_CPU_CHANNELS(unsigned short, unsigned short, 1)
+CUDA_CPU_CHANNELS(int, int, 1)
+CUDA_CPU_CHANNELS(unsigned int, unsigned int, 1)
+CUDA_CPU_CHANNELS(float, float, 1)
+CUDA_CPU_CHANNELS(char1, char, 1)
+CUDA_CPU_CHANNELS(char2, char, 2)
+CUDA_CPU_CHANNELS(char4, char, 4)
+CUDA_CPU_CHANNELS(uchar1, unsigned char, 1)
+CUDA_CPU_CHANNELS(uchar2, unsigned char, 2)
+CUDA_CPU_CHANNELS(uchar4, unsigned char, 4)
+CUDA_CPU_CHANNELS(short1, short, 1)
+CUDA_CPU_CHANNELS(short2, short, 2)
+CUDA_CPU_CHANNELS(short4, short, 4)
+CUDA_CPU_CHANNELS(ushort1, unsigned short, 1)
+CUDA_CPU_CHANNELS(ushort2, unsigned short, 2)
+CUDA_CPU_CHANNELS(ushort4, unsigned short, 4)
+CUDA_CPU_CHANNELS(int1, int, 1)
+CUDA_CPU_CHANNELS(int2, int, 2)
+CUDA_CPU_CHANNELS(int4, int, 4)
+CUDA_CPU_CHANNELS(uint1, unsigned int, 1)
+CUDA_CPU_CHANNELS(uint2, unsigned int, 2)
+CUDA_CPU_CHANNELS(uint4, unsigned int, 4)
+CUDA_CPU_CHANNELS(float1, float, 1)
+CUDA_CPU_CHANNELS(float2, float, 2)
+CUDA_CPU_CHANNELS(float4, float, 4)
+#undef CUDA_CPU_CHANNELS
+}  // namespace cuda_cpu
+template <typename T>
+inline cudaChannelFormatDesc cudaCreateChannelDesc() {
+  using E = typename cuda_cpu::channel_of<T>::element;
+  constexpr int n = cuda_cpu::channel_of<T>::count;
+  if constexpr (n == 0) {
+    return cudaChannelFormatDesc{0, 0, 0, 0, cudaChannelFormatKindNone};
+  } else {
+    const int bits = static_cast<int>(sizeof(E) * 8);
+    const cudaChannelFormatKind kind = std::is_floating_point<E>::value ? cudaChannelFormatKindFloat
+                                       : std::is_signed<E>::value       ? cudaChannelFormatKindSigned
+                                                                        : cudaChannelFormatKindUnsigned;
+    return cudaChannelFormatDesc{bits, n > 1 ? bits : 0, n > 2 ? bits : 0, n > 3 ? bits : 0, kind};
+  }
+}
+
+#include "cuda_cpu/unsupported_api.h"

@@ -101,6 +101,39 @@ CUDA_CPU_VECTOR2_WIDE(unsigned long long, ulonglong2)
 CUDA_CPU_VECTOR1(double, double1)
 CUDA_CPU_VECTOR2_WIDE(double, double2)
 CUDA_CPU_VECTOR3(double, double3)
+CUDA_CPU_VECTOR4(double, double4, 16)
+CUDA_CPU_VECTOR3(long long, longlong3)
+CUDA_CPU_VECTOR4(long long, longlong4, 16)
+CUDA_CPU_VECTOR3(unsigned long long, ulonglong3)
+CUDA_CPU_VECTOR4(unsigned long long, ulonglong4, 16)
+CUDA_CPU_VECTOR1(long, long1)
+CUDA_CPU_VECTOR2(long, long2, 2 * sizeof(long))
+CUDA_CPU_VECTOR3(long, long3)
+CUDA_CPU_VECTOR4(long, long4, 16)
+CUDA_CPU_VECTOR1(unsigned long, ulong1)
+CUDA_CPU_VECTOR2(unsigned long, ulong2, 2 * sizeof(unsigned long))
+CUDA_CPU_VECTOR3(unsigned long, ulong3)
+CUDA_CPU_VECTOR4(unsigned long, ulong4, 16)
+
+namespace cuda_cpu {
+// The vector types above that copy themselves (CUDA_CPU_WIDE_COPY): bytes only, like CUDA's.
+template <typename T>
+struct is_wide_vector {
+  static constexpr bool value = false;
+};
+#define CUDA_CPU_WIDE(name)               \
+  template <>                             \
+  struct is_wide_vector<name> {           \
+    static constexpr bool value = true;   \
+  };
+CUDA_CPU_WIDE(int4)
+CUDA_CPU_WIDE(uint4)
+CUDA_CPU_WIDE(float4)
+CUDA_CPU_WIDE(longlong2)
+CUDA_CPU_WIDE(ulonglong2)
+CUDA_CPU_WIDE(double2)
+#undef CUDA_CPU_WIDE
+}  // namespace cuda_cpu
 
 inline constexpr uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
 inline constexpr dim3 make_dim3(unsigned int x, unsigned int y, unsigned int z) { return dim3(x, y, z); }

@@ -18,6 +18,7 @@
 #include <new>
 #include <string>
 
+#include "cuda_cpu/host_launch.h"
 #include "device_arena.h"
 #include "device_globals.h"
 #include "grid_runner.h"
@@ -355,6 +356,12 @@ LaunchResult launch_isolated(GridPlan& plan) {
   close(pipe_fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // A kernel that reached a call the CPU backend does not model has said so, and ended its
+  // worker with cuda_cpu::not_modelled's status: the program stops there too.
+  if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == cuda_cpu::kNotModelledStatus) {
+    std::fflush(nullptr);
+    std::_Exit(cuda_cpu::kNotModelledStatus);
   }
   if (!timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0) globals.restore();
   result.stats.milliseconds =

@@ -18,54 +18,30 @@
 #include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
 #include "symbol_table.h"
+#include "worker.h"
 #include "engine/backend.h"
 
 using engine::cpu::DeviceArena;
 
+// Both from cuda_cpu/error_list.h, CUDA's codes with their names and texts.
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDeviceFunction: return "invalid device function";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorInvalidClusterSize: return "a kernel launch error has occurred due to cluster misconfiguration";
-    case cudaErrorNotSupported: return "operation not supported";
-    case cudaErrorInvalidSymbol: return "invalid device symbol";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
-    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
-    case cudaErrorAssert: return "device-side assert triggered";
+#define CUDA_CPU_ERROR(name, number, text) \
+  case name: return text;
+#include "cuda_cpu/error_list.h"
+#undef CUDA_CPU_ERROR
   }
   return "unrecognized error code";
 }
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
-    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
-    case cudaErrorAssert: return "cudaErrorAssert";
+#define CUDA_CPU_ERROR(name, number, text) \
+  case name: return #name;
+#include "cuda_cpu/error_list.h"
+#undef CUDA_CPU_ERROR
   }
-  return "cudaErrorUnknown";
+  return "unrecognized error code";
 }
 
 namespace {
@@ -123,6 +99,10 @@ bool sticky(cudaError_t e) {
 
 cudaError_t host_launch(const engine::KernelImage& image, const engine::LaunchConfig& config, void** args,
                         const char* name, const char* file, unsigned line) {
+  // A launch whose caller is itself a CUDA thread comes from device code: dynamic parallelism,
+  // which the CPU backend does not model (isolated_launch.cpp stops the program with it).
+  if (engine::cpu::current_thread != nullptr)
+    cuda_cpu::not_modelled("a kernel launch from device code (dynamic parallelism)");
   static const std::unique_ptr<engine::Backend> backend = engine::cpu::make_cpu_backend();
   cuda_cpu::HostLaunch facts;
   facts.kernel = name;
@@ -249,7 +229,7 @@ void cuda_cpu::not_modelled(const char* call) {
     std::fprintf(stderr, "%s is not modelled by the CPU backend: the program stops here.\n", call);
   }
   std::fflush(nullptr);
-  std::_Exit(125);
+  std::_Exit(cuda_cpu::kNotModelledStatus);
 }
 
 cudaError_t cuda_cpu::launch_at(const ChevronSite& site, const void* kernel, const KernelType& type,

@@ -44,6 +44,7 @@ cudaDeviceProp modelled_device() {
   p.major = static_cast<int>(limits.compute_capability / 10);
   p.minor = static_cast<int>(limits.compute_capability % 10);
   p.textureAlignment = 512;
+  p.texturePitchAlignment = 32;
   p.deviceOverlap = 1;
   p.multiProcessorCount = static_cast<int>(limits.multiprocessors);
   p.canMapHostMemory = 1;
@@ -68,6 +69,27 @@ cudaDeviceProp modelled_device() {
   p.maxBlocksPerMultiProcessor = 32;
   p.reservedSharedMemPerBlock = 1024;
   p.clusterLaunch = 1;
+  p.computeMode = cudaComputeModeDefault;
+  p.pciBusID = 1;
+  p.hostNativeAtomicSupported = 1;
+  p.singleToDoublePrecisionPerfRatio = 2;
+  p.computePreemptionSupported = 1;
+  p.canUseHostPointerForRegisteredMem = 1;
+  p.pageableMemoryAccess = 0;
+  p.directManagedMemAccessFromHost = 0;
+  p.accessPolicyMaxWindowSize = 134213632;
+  p.hostRegisterSupported = 1;
+  p.memoryPoolsSupported = 1;
+  p.ipcEventSupported = 0;
+  p.unifiedFunctionPointers = 0;
+  p.surfaceAlignment = 512;
+  // Textures and surfaces are not modelled; their limits are an H100's, for programs that print them.
+  p.maxTexture1D = 131072;
+  p.maxTexture1DMipmap = 32768;
+  p.maxTexture2D[0] = 131072, p.maxTexture2D[1] = 65536;
+  p.maxTexture3D[0] = p.maxTexture3D[1] = p.maxTexture3D[2] = 16384;
+  p.maxTexture1DLayered[0] = 32768, p.maxTexture1DLayered[1] = 2048;
+  p.maxTexture2DLayered[0] = 32768, p.maxTexture2DLayered[1] = 32768, p.maxTexture2DLayered[2] = 2048;
   return p;
 }
 
@@ -82,6 +104,7 @@ using Clock = std::chrono::steady_clock;
 
 struct CUstream_st {
   unsigned flags;
+  int priority = 0;
 };
 struct CUevent_st {
   unsigned flags;
@@ -160,6 +183,45 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int d) 
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
+    case cudaDevAttrTexturePitchAlignment: *value = static_cast<int>(p.texturePitchAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = p.computeMode; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrTccDriver: *value = p.tccDriver; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
+    case cudaDevAttrMultiGpuBoardGroupID: *value = p.multiGpuBoardGroupID; break;
+    case cudaDevAttrHostNativeAtomicSupported: *value = p.hostNativeAtomicSupported; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = p.singleToDoublePrecisionPerfRatio; break;
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
+    case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = p.canUseHostPointerForRegisteredMem; break;
+    case cudaDevAttrCooperativeMultiDeviceLaunch: *value = p.cooperativeMultiDeviceLaunch; break;
+    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = p.pageableMemoryAccessUsesHostPageTables; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *value = p.directManagedMemAccessFromHost; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; break;
+    case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; break;
+    case cudaDevAttrIpcEventSupport: *value = p.ipcEventSupported; break;
+    case cudaDevAttrSurfaceAlignment: *value = static_cast<int>(p.surfaceAlignment); break;
+    case cudaDevAttrMaxTexture1DWidth: *value = p.maxTexture1D; break;
+    case cudaDevAttrMaxTexture2DWidth: *value = p.maxTexture2D[0]; break;
+    case cudaDevAttrMaxTexture2DHeight: *value = p.maxTexture2D[1]; break;
+    case cudaDevAttrMaxTexture3DWidth: *value = p.maxTexture3D[0]; break;
+    case cudaDevAttrMaxTexture3DHeight: *value = p.maxTexture3D[1]; break;
+    case cudaDevAttrMaxTexture3DDepth: *value = p.maxTexture3D[2]; break;
     default: {
       static char call[96];
       std::snprintf(call, sizeof call, "cudaDeviceGetAttribute with attribute %d", static_cast<int>(attribute));
@@ -187,19 +249,26 @@ cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStr
   return cudaMemset(pointer, value, bytes);
 }
 
-// Pinned host memory is ordinary host memory here (there is no copy engine to pin it for).
+// Pinned host memory is a buffer of the device arena, as managed memory is: kernels run in a
+// child process (isolated_launch.h), and only the arena is shared with it, so a kernel that
+// writes mapped host memory (zero-copy) is seen by the host, and its accesses are checked.
 cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) { return cudaHostAlloc(pointer, bytes, 0); }
 cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
-  *pointer = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096 + (bytes == 0 ? 4096 : 0));
-  return *pointer ? cudaSuccess : cudaErrorMemoryAllocation;
+  return cuda_cpu_malloc(pointer, bytes, 1, "a cudaHostAlloc buffer", true);
 }
 cudaError_t cudaFreeHost(void* pointer) {
-  std::free(pointer);
-  return cudaSuccess;
+  if (pointer != nullptr && !DeviceArena::instance().contains(reinterpret_cast<std::uintptr_t>(pointer)))
+    return cudaErrorInvalidValue;
+  return cudaFree(pointer);
 }
+// Memory from cudaHostAlloc is its own device pointer. Memory that cudaHostRegister pinned in
+// place is not shared with the child process that runs kernels: a kernel's writes to it
+// would be lost, so its device pointer is not modelled.
 cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host, unsigned int) {
   if (device_pointer == nullptr || host == nullptr) return cudaErrorInvalidValue;
+  if (!DeviceArena::instance().contains(reinterpret_cast<std::uintptr_t>(host)))
+    cuda_cpu::not_modelled("cudaHostGetDevicePointer of memory pinned by cudaHostRegister");
   *device_pointer = host;
   return cudaSuccess;
 }
@@ -212,7 +281,7 @@ cudaError_t(cudaMallocManaged)(void** pointer, std::size_t bytes, unsigned int) 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   if (stream == nullptr) return cudaErrorInvalidValue;
-  *stream = new CUstream_st{flags};
+  *stream = new CUstream_st{flags, 0};
   std::lock_guard<std::mutex> hold(handles_lock);
   live_handles().insert(*stream);
   return cudaSuccess;
@@ -304,13 +373,88 @@ cudaError_t cuda_cpu_occupancy(int* blocks, const void* kernel, int block_size, 
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy2D(void*, std::size_t, const void*, std::size_t, std::size_t, std::size_t, cudaMemcpyKind) {
-  cuda_cpu::not_modelled("cudaMemcpy2D");
-}
-cudaError_t cudaMallocPitch(void**, std::size_t*, std::size_t, std::size_t) {
-  cuda_cpu::not_modelled("cudaMallocPitch");
-}
-cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*)(void*), void*) { cuda_cpu::not_modelled("cudaLaunchHostFunc"); }
+
 cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, std::size_t, cudaStream_t) {
   cuda_cpu::not_modelled("cudaLaunchCooperativeKernel");
+}
+
+// Priorities are kept and reported back; a stream runs its work at once whatever its priority.
+// CUDA's range on an H100: 0 (least) to -5 (greatest).
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
+  cudaError_t e = cudaStreamCreateWithFlags(stream, flags);
+  if (e == cudaSuccess) (*stream)->priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
+  return e;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  if (priority == nullptr) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  *priority = live(stream) ? stream->priority : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+  if (flags == nullptr) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  *flags = live(stream) ? stream->flags : cudaStreamDefault;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID, const cudaStreamAttrValue* value) {
+  if (value == nullptr) return cudaErrorInvalidValue;
+  return stream_ok(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle;  // a hint
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID, cudaStreamAttrValue* value) {
+  if (value == nullptr) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  *value = cudaStreamAttrValue{};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void*, std::size_t, unsigned int) {
+  return stream_ok(stream) ? cudaSuccess : cudaErrorInvalidResourceHandle;  // a hint
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  if (status == nullptr) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  *status = cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int) {
+  return cudaEventRecord(event, stream);
+}
+
+// Everything before a host function on its stream has finished when it is reached, so it runs
+// now, on the calling thread, as a callback with the stream's status.
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data) {
+  if (fn == nullptr) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  fn(data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* data, unsigned int flags) {
+  if (callback == nullptr || flags != 0) return cudaErrorInvalidValue;
+  if (!stream_ok(stream)) return cudaErrorInvalidResourceHandle;
+  callback(stream, cuda_cpu_sticky_error(), data);
+  return cudaSuccess;
+}
+
+cudaError_t cuda_cpu_func_attributes(cudaFuncAttributes* attributes, const void* kernel) {
+  if (attributes == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
+  std::size_t static_shared = 0;
+  try {
+    for (const engine::cpu::SharedVariable& v : engine::cpu::shared_variables_of(kernel)) static_shared += v.size;
+  } catch (const engine::Error&) {
+    return cudaErrorInvalidDeviceFunction;
+  }
+  const cudaDeviceProp& p = device();
+  *attributes = cudaFuncAttributes{};
+  attributes->sharedSizeBytes = static_shared;
+  attributes->maxThreadsPerBlock = p.maxThreadsPerBlock;
+  attributes->ptxVersion = p.major * 10 + p.minor;
+  attributes->binaryVersion = p.major * 10 + p.minor;
+  attributes->maxDynamicSharedSizeBytes = static_cast<int>(p.sharedMemPerBlock - static_shared);
+  attributes->preferredShmemCarveout = -1;
+  return cudaSuccess;
 }

@@ -70,10 +70,13 @@ inline unsigned tile_ballot(unsigned size, int predicate, unsigned line, const c
 
 enum class Shuffle { index, up, down, exclusive_or };
 
-// A shuffle of any trivially copyable value: in 8-byte pieces, each a warp shuffle.
+// A shuffle of any trivially copyable value: in 8-byte pieces, each a warp shuffle. CUDA's
+// 16-byte vector types (uint4, float4, ...) count as such: they are here only to copy
+// themselves in one 16-byte access (cuda_cpu/vector_types.h), and their bytes are all they hold.
 template <typename T>
 inline T tile_shuffle(Shuffle kind, unsigned size, const T& value, int param, unsigned line, const char* file) {
-  static_assert(std::is_trivially_copyable<T>::value, "cooperative_groups shuffles move trivially copyable values");
+  static_assert(std::is_trivially_copyable<T>::value || cuda_cpu::is_wide_vector<T>::value,
+                "cooperative_groups shuffles move trivially copyable values");
   if (size == 1) return value;
   constexpr std::size_t pieces = (sizeof(T) + 7) / 8;
   std::uint64_t in[pieces] = {}, out[pieces];

@@ -1,6 +1,9 @@
-// <cuda_runtime.h> for the CPU backend: the device-side names (from the engine's own
-// headers) and the part of the runtime API that a kernel file's helper code uses.
+// <cuda_runtime.h> for the CPU backend, laid out as CUDA's: the runtime API and its types
+// (cuda_runtime_api.h, which defines CUDART_VERSION), the make_ functions of the vector types
+// and copy descriptors, the built-in variables, and the device-side names (from the engine's
+// own headers). Programs and helper headers test its guard, __CUDA_RUNTIME_H__.
 #pragma once
+#define __CUDA_RUNTIME_H__
 
 // The standard headers that nvcc's own <cuda_runtime.h> brings into every .cu file, so that
 // a kernel that compiles with nvcc without including them compiles here too (and one that
@@ -17,7 +20,15 @@
 #include <time.h>
 #include <utility>
 
+#include "host_defines.h"
+#include "builtin_types.h"
+#include "library_types.h"
+#include "channel_descriptor.h"
+#include "cuda_runtime_api.h"
+#include "driver_functions.h"
+#include "vector_functions.h"
+#include "device_launch_parameters.h"
+
 #include "cuda_cpu/device_functions.h"
-#include "cuda_cpu/runtime_api.h"
-#include "cuda_cpu/vector_types.h"
+#include "cuda_cpu/rounding_intrinsics.h"
 #include "cuda_cpu/warp_functions.h"

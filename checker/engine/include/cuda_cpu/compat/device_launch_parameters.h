@@ -1,4 +1,7 @@
-// <device_launch_parameters.h> for the CPU backend: threadIdx and friends are built in.
+// <device_launch_parameters.h> for the CPU backend: threadIdx, blockIdx, blockDim, gridDim and
+// warpSize (cuda_cpu/runtime_hooks.h: per-thread slots the engine fills at each switch).
 #pragma once
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 
+#include "vector_types.h"
 #include "cuda_cpu/runtime_hooks.h"

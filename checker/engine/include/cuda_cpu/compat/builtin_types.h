@@ -1,0 +1,8 @@
+// <builtin_types.h> for the CPU backend: every type header of the runtime, as CUDA groups them.
+#pragma once
+
+#include "device_types.h"
+#include "driver_types.h"
+#include "surface_types.h"
+#include "texture_types.h"
+#include "vector_types.h"

@@ -1,0 +1,13 @@
+// <driver_functions.h> for the CPU backend: the make_ functions of the copy descriptors.
+#pragma once
+#define __DRIVER_FUNCTIONS_H__
+
+#include <cstddef>
+
+#include "builtin_types.h"
+
+inline cudaPitchedPtr make_cudaPitchedPtr(void* d, std::size_t p, std::size_t xsz, std::size_t ysz) {
+  return cudaPitchedPtr{d, p, xsz, ysz};
+}
+inline cudaPos make_cudaPos(std::size_t x, std::size_t y, std::size_t z) { return cudaPos{x, y, z}; }
+inline cudaExtent make_cudaExtent(std::size_t w, std::size_t h, std::size_t d) { return cudaExtent{w, h, d}; }

@@ -1,0 +1,7 @@
+// <texture_types.h> for the CPU backend: texture objects' types. The CPU backend does not
+// model textures (cuda_cpu/texture_types.h says what happens instead).
+#pragma once
+#define __TEXTURE_TYPES_H__
+
+#include "driver_types.h"
+#include "cuda_cpu/texture_types.h"

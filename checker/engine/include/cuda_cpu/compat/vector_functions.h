@@ -1,0 +1,6 @@
+// <vector_functions.h> for the CPU backend: make_int2, make_float4 and the rest (defined with
+// their types, in cuda_cpu/vector_types.h).
+#pragma once
+#define __VECTOR_FUNCTIONS_H__
+
+#include "vector_types.h"

@@ -1,0 +1,14 @@
+// The macros nvcc defines for every .cu file it compiles, for the CPU backend's build of one
+// (cuda_cpu/kernel_shim.h includes this first). Headers test __CUDACC__ to know that a CUDA
+// compiler reads them (NVIDIA's helper_math.h defines host versions of CUDA's math functions
+// without it), and the version macros to pick what that compiler has: the cuda_cpu headers
+// follow CUDA 12.8 (CUDART_VERSION, cuda_cpu/runtime_api.h).
+// __CUDA_ARCH__ is not defined: nvcc defines it in device passes only, and the CPU backend
+// compiles a file once, as nvcc's host pass sees it.
+#pragma once
+
+#define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 8
+#define __CUDACC_VER_BUILD__ 0

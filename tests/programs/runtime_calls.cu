@@ -1,0 +1,157 @@
+// The runtime calls that programs make beyond allocation, copies and launches, as CUDA 12
+// declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
+// callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
+// attributes, error names, device settings, the deprecated names, directed rounding and
+// wrapping atomics, `extern T __shared__` arrays and rows of them. main checks each answer.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+
+static int failures = 0;
+#define EXPECT(condition)                                          \
+  do {                                                             \
+    if (!(condition)) {                                            \
+      std::printf("line %d: expected %s\n", __LINE__, #condition); \
+      ++failures;                                                  \
+    }                                                              \
+  } while (0)
+
+// Adds one to every element of a pitched 2D array, one thread per element.
+__global__ void add_one(float* rows, std::size_t pitch, int width) {
+  float* row = reinterpret_cast<float*>(reinterpret_cast<char*>(rows) + blockIdx.x * pitch);
+  if (static_cast<int>(threadIdx.x) < width) row[threadIdx.x] += 1.0f;
+}
+
+__global__ void uses_shared(int* out) {
+  __shared__ int staged[64];
+  staged[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = staged[63 - threadIdx.x];
+}
+
+// Directed rounding and wrapping atomics, as interval arithmetic and ring buffers use them.
+__global__ void rounding_and_wrapping(float* out, unsigned* counter) {
+  if (threadIdx.x == 0) {
+    out[0] = __fadd_rd(1.0f, 1e-10f);
+    out[1] = __fadd_ru(1.0f, 1e-10f);
+  }
+  atomicInc_system(counter, 3u);  // 0, 1, 2, 3, 0, ...: eight increments come back to 0
+}
+
+// Dynamic shared memory declared with the type before __shared__, as CUDA also accepts.
+__global__ void reverse_dynamic(int* data) {
+  extern int __shared__ staged[];
+  staged[threadIdx.x] = data[threadIdx.x];
+  __syncthreads();
+  data[threadIdx.x] = staged[blockDim.x - 1 - threadIdx.x];
+}
+
+// Dynamic shared memory as rows of four: an extern __shared__ array whose first bound is unknown.
+__global__ void rows_dynamic(int* data) {
+  extern __shared__ int rows[][4];
+  rows[threadIdx.x / 4][threadIdx.x % 4] = data[threadIdx.x];
+  __syncthreads();
+  data[threadIdx.x] = rows[threadIdx.x % 4][threadIdx.x / 4] + rows[0][0];
+}
+
+// Writes the host's pinned memory through its device pointer (zero-copy).
+__global__ void write_mapped(int* mapped) { mapped[threadIdx.x] = 7 * static_cast<int>(threadIdx.x); }
+
+static void CUDART_CB count_call(void* data) { ++*static_cast<int*>(data); }
+static void CUDART_CB count_callback(cudaStream_t, cudaError_t status, void* data) {
+  if (status == cudaSuccess) ++*static_cast<int*>(data);
+}
+
+int main() {
+  const int width = 10, height = 3;
+  float host[height][width];
+  for (int r = 0; r < height; ++r)
+    for (int c = 0; c < width; ++c) host[r][c] = static_cast<float>(r * 100 + c);
+
+  float* rows = nullptr;
+  std::size_t pitch = 0;
+  EXPECT(cudaMallocPitch(&rows, &pitch, width * sizeof(float), height) == cudaSuccess);
+  EXPECT(pitch >= width * sizeof(float) && pitch % 256 == 0);
+  EXPECT(cudaMemset2D(rows, pitch, 0, pitch, height) == cudaSuccess);
+  EXPECT(cudaMemcpy2D(rows, pitch, host, sizeof host[0], sizeof host[0], height, cudaMemcpyHostToDevice) ==
+         cudaSuccess);
+  add_one<<<height, 32>>>(rows, pitch, width);
+  float back[height][width];
+  EXPECT(cudaMemcpy2D(back, sizeof back[0], rows, pitch, sizeof back[0], height, cudaMemcpyDeviceToHost) ==
+         cudaSuccess);
+  EXPECT(back[2][9] == 210.0f && back[0][0] == 1.0f);
+  EXPECT(cudaMemcpy2D(back, 4, rows, pitch, sizeof back[0], height, cudaMemcpyDeviceToHost) ==
+         cudaErrorInvalidPitchValue);
+  EXPECT(cudaFree(rows) == cudaSuccess);
+
+  int least = 1, greatest = 1, priority = 1, calls = 0;
+  EXPECT(cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess && greatest < least);
+  cudaStream_t stream;
+  EXPECT(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest) == cudaSuccess);
+  EXPECT(cudaStreamGetPriority(stream, &priority) == cudaSuccess && priority == greatest);
+  EXPECT(cudaLaunchHostFunc(stream, count_call, &calls) == cudaSuccess);
+  EXPECT(cudaStreamAddCallback(stream, count_callback, &calls, 0) == cudaSuccess);
+  EXPECT(cudaStreamSynchronize(stream) == cudaSuccess && calls == 2);
+
+  cudaMemPool_t pool;
+  unsigned long long threshold = ~0ull, read_back = 0;
+  EXPECT(cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess);
+  EXPECT(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold) == cudaSuccess);
+  EXPECT(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &read_back) == cudaSuccess &&
+         read_back == threshold);
+  int* numbers = nullptr;
+  EXPECT(cudaMallocAsync(&numbers, 64 * sizeof(int), stream) == cudaSuccess);
+  uses_shared<<<1, 64, 0, stream>>>(numbers);
+  int first = -1;
+  EXPECT(cudaMemcpyAsync(&first, numbers, sizeof first, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+  EXPECT(cudaFreeAsync(numbers, stream) == cudaSuccess);
+  EXPECT(cudaStreamSynchronize(stream) == cudaSuccess && first == 63);
+  EXPECT(cudaStreamDestroy(stream) == cudaSuccess);
+
+  float* rounded = nullptr;
+  unsigned* counter = nullptr;
+  EXPECT(cudaMallocManaged(&rounded, 2 * sizeof(float)) == cudaSuccess);
+  EXPECT(cudaMallocManaged(&counter, sizeof(unsigned)) == cudaSuccess);
+  *counter = 0;
+  rounding_and_wrapping<<<1, 8>>>(rounded, counter);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(rounded[0] == 1.0f && rounded[1] > 1.0f && *counter == 0);
+
+  int *pinned = nullptr, *mapped = nullptr;
+  EXPECT(cudaHostAlloc(&pinned, 32 * sizeof(int), cudaHostAllocMapped) == cudaSuccess);
+  EXPECT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0) == cudaSuccess);
+  write_mapped<<<1, 32>>>(mapped);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[31] == 217);
+  reverse_dynamic<<<1, 32, 32 * sizeof(int)>>>(mapped);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 217 && pinned[31] == 0);
+  rows_dynamic<<<1, 16, 16 * sizeof(int)>>>(mapped);  // a 4 x 4 transpose, plus the first element
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 434 && pinned[1] == 406 &&
+         pinned[4] == 427);
+  EXPECT(cudaFreeHost(pinned) == cudaSuccess);
+
+  cudaFuncAttributes attributes;
+  EXPECT(cudaFuncGetAttributes(&attributes, uses_shared) == cudaSuccess);
+  EXPECT(attributes.sharedSizeBytes == 64 * sizeof(int) && attributes.maxThreadsPerBlock == 1024);
+
+  cudaDeviceProp prop;
+  int mode = -1, version = 0;
+  EXPECT(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+  EXPECT(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0) == cudaSuccess && mode == prop.computeMode);
+  EXPECT(mode != cudaComputeModeProhibited);
+  EXPECT(cudaRuntimeGetVersion(&version) == cudaSuccess && version == CUDART_VERSION);
+  EXPECT(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost) == cudaSuccess);
+  std::size_t heap = 0;
+  EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 24) == cudaSuccess);
+  EXPECT(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess && heap == (1u << 24));
+  int peer = 1;
+  EXPECT(cudaDeviceCanAccessPeer(&peer, 0, 0) == cudaSuccess && peer == 0);
+
+  EXPECT(std::strcmp(cudaGetErrorName(cudaErrorAssert), "cudaErrorAssert") == 0);
+  EXPECT(std::strcmp(cudaGetErrorName(cudaErrorNoDevice), "cudaErrorNoDevice") == 0);
+  EXPECT(std::strcmp(cudaGetErrorString(cudaErrorInvalidPitchValue), "invalid pitch argument") == 0);
+  EXPECT(cudaThreadSynchronize() == cudaSuccess);
+
+  std::printf("%d failed expectations\n", failures);
+  return failures == 0 ? 0 : 1;
+}
