@@ -15,7 +15,8 @@
 # and prints how long each took. Everything inside runs in private mount and PID namespaces: when
 # the test ends, however it ends, every process in it is killed and every mount goes away; the
 # root is then deleted (--keep leaves it, and says where).
-# --log-dir DIR keeps both commands' output and a summary there. CTest label: fresh-machine
+# --allow-expired-release accepts Release files past their Valid-Until date (a mirror that is a
+# snapshot serves testing's so). --log-dir DIR keeps both commands' output and a summary there. CTest label: fresh-machine
 # (on demand: configure with -DPUZZLES_PLATFORM_TESTS=ON, run ctest -L fresh-machine).
 # It takes 15 to 30 minutes on 2 cores; most of it is `checker/run test` building everything.
 set -euo pipefail
@@ -29,13 +30,14 @@ keep=0
 log_dir=""
 release=bookworm
 course=/srv/course
-usage="usage: $0 [--release bookworm|trixie|forky|testing] [--at FOLDER] [--keep] [--log-dir DIR]"
+usage="usage: $0 [--release bookworm|trixie|forky|testing] [--at FOLDER] [--allow-expired-release] [--keep] [--log-dir DIR]"
 while [ $# -gt 0 ]; do
   case "$1" in
     --keep) keep=1 ;;
     --log-dir) log_dir="${2:?--log-dir needs a folder}"; shift ;;
     --release) release="${2:?--release needs a Debian release}"; shift ;;
     --at) course="${2:?--at needs a folder inside the root, such as /root/course}"; shift ;;
+    --allow-expired-release) allow_expired_release=1 ;;
     *) say "unknown option '$1' ($usage)"; exit 2 ;;
   esac
   shift
