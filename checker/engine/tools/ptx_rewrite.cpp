@@ -449,11 +449,14 @@ class Rewriter {
     long newlines = 0;
     for (std::size_t i = a.begin; i < a.end; ++i) newlines += in_[i] == '\n';
     std::ostringstream r;
-    // Inlined always, as the asm was: a finding's line is found among the inlined frames of the
-    // code that ran, and clang 19 kept such a lambda as a function of its own, so findings named
-    // the PTX wrapper's line instead of the kernel's.
-    r << "[&]() __attribute__((always_inline)) { static const ::cuda_cpu::ptx::Statement cuda_cpu_ptx_statement("
-      << c_literal(text) << ", "
+    // A finding's line is looked for among the inlined frames of the code that ran, and the
+    // compat headers' bindings (cuda/ptx, cuda/barrier) are the engine's, never the student's
+    // line: their lambdas are inlined always, so that the frames reach the kernel's call (clang
+    // 19 kept them as functions of their own and named the binding's line). Elsewhere the asm
+    // is the student's own, and its own line is the one to name.
+    const bool binding = a.file.find("/cuda_cpu/compat/") != std::string::npos;
+    r << "[&]()" << (binding ? " __attribute__((always_inline))" : "")
+      << " { static const ::cuda_cpu::ptx::Statement cuda_cpu_ptx_statement(" << c_literal(text) << ", "
       << c_literal(constraints) << ", " << c_literal(a.file) << ", " << a.line << "); ";
     if (all.empty()) {
       r << "::cuda_cpu::ptx::execute(cuda_cpu_ptx_statement, nullptr, 0); }()";
