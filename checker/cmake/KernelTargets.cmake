@@ -173,7 +173,8 @@ endfunction()
 function(kernel_cpu_flags out instrument)
   # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
   # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from
-  # it. DWARF 4: binutils' addr2line misreads clang 14's DWARF 5 file table. The compat
+  # it. DWARF 4: the form every line-table reader agrees on (binutils' addr2line misread clang
+  # 14's DWARF 5 file table). The compat
   # folder stands in for CUDA's own headers.
   set(flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
   if(instrument)

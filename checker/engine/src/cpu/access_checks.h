@@ -18,8 +18,8 @@ namespace engine::cpu {
 
 class Worker;
 
-// Where an access comes from: a return address into kernel code (looked up with
-// addr2line), or, for accesses the engine makes for a thread (tensor-core fragments, inline
+// Where an access comes from: a return address into kernel code (looked up in the debug
+// information: source_lines.h), or, for accesses the engine makes for a thread (tensor-core fragments, inline
 // PTX), a source line: the top bit set (no code address has it), the line in the next 16
 // bits, and the low 47 bits of the file's name, a string literal of the program, so that
 // the parent process of a launch reads it as the child wrote it.

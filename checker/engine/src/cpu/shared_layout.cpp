@@ -2,8 +2,6 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <map>
@@ -12,33 +10,12 @@
 #include <string>
 #include <utility>
 
+#include "debug_info.h"
 #include "engine/backend.h"
 #include "symbol_table.h"
 
 namespace engine::cpu {
 namespace {
-
-// libdw, opened once on the program's own file.
-class Debug {
- public:
-  static Debug& self() {
-    static Debug d;
-    return d;
-  }
-  Dwarf* get() { return dwarf_; }
-
- private:
-  Debug() {
-    fd_ = open("/proc/self/exe", O_RDONLY);
-    if (fd_ >= 0) dwarf_ = dwarf_begin(fd_, DWARF_C_READ);
-  }
-  ~Debug() {
-    if (dwarf_) dwarf_end(dwarf_);
-    if (fd_ >= 0) close(fd_);
-  }
-  int fd_ = -1;
-  Dwarf* dwarf_ = nullptr;
-};
 
 bool find_subprogram(Dwarf_Die* parent, Dwarf_Addr address, Dwarf_Die* found) {
   Dwarf_Die child;
@@ -238,23 +215,15 @@ class SharedCollector {
 }  // namespace
 
 std::vector<SharedVariable> shared_variables_of(const void* kernel, bool symbols_only) {
-  static std::mutex lock;  // libdw handles are not shared between threads
-  std::lock_guard<std::mutex> guard(lock);
-  Dwarf* dwarf = Debug::self().get();
+  DebugInfo& debug = DebugInfo::self();
+  std::lock_guard<std::mutex> guard(debug.lock());
+  Dwarf* dwarf = debug.dwarf();
   if (dwarf == nullptr)
     throw Error("this program has no debug information (was it stripped?); the CPU backend reads its kernels' "
                 "__shared__ variables from it. Rebuild it, and do not strip it");
   Dwarf_Addr address = SymbolTable::self().file_address(reinterpret_cast<std::uintptr_t>(kernel));
-  // Walk the compile units: clang writes no .debug_aranges index for dwarf_addrdie.
   Dwarf_Die cu, subprogram;
-  bool found = false;
-  Dwarf_Off offset = 0, next = 0;
-  std::size_t header = 0;
-  while (!found && dwarf_nextcu(dwarf, offset, &next, &header, nullptr, nullptr, nullptr) == 0) {
-    if (dwarf_offdie(dwarf, offset + header, &cu) != nullptr && dwarf_haspc(&cu, address) == 1)
-      found = find_subprogram(&cu, address, &subprogram);
-    offset = next;
-  }
+  const bool found = debug.unit_at(address, &cu) && find_subprogram(&cu, address, &subprogram);
   if (!found) throw Error("no debug information for this kernel; it must be compiled with -g (the build does this)");
   std::vector<SharedVariable> out;
   const std::string symbol = SymbolTable::self().function_symbol_at_file_address(address);

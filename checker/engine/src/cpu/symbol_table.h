@@ -1,5 +1,5 @@
 // Reads this program's own ELF symbol table: where the program and its TLS block are loaded,
-// to turn addresses into the file's (for addr2line and the debug information).
+// to turn addresses into the file's (for the debug information).
 #pragma once
 
 #include <cstddef>
@@ -15,7 +15,7 @@ class SymbolTable {
 
   // This thread's address of a TLS offset.
   static std::uintptr_t tls_address(std::size_t tls_offset);
-  // The executable's file address of a code address, as addr2line wants it.
+  // The executable's file address of a code address, as the debug information gives it.
   std::uintptr_t file_address(std::uintptr_t runtime_address) const {
     return runtime_address - load_bias_;
   }
