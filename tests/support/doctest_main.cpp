@@ -21,10 +21,24 @@ void note_skipped(const std::string& reason) {
   std::fflush(stdout);
 }
 
+namespace {
+// A GPU is here, but this build left out the GPU images of the suite's own kernels: the GPU
+// tests would run nothing. A failure, not a skip.
+void require_test_gpu_images() {
+#if !PUZZLES_TEST_GPU_IMAGES
+  FAIL("this build has no GPU images of the test suite's kernels (it was configured where no GPU "
+       "was listed); configure it with -DPUZZLES_TEST_GPU_IMAGES=ON to run the GPU tests");
+#endif
+}
+}  // namespace
+
 bool gpu_or_skip() {
   note_started();
   std::string why = engine::gpu_unavailable_reason();
-  if (why.empty()) return true;
+  if (why.empty()) {
+    require_test_gpu_images();
+    return true;
+  }
   note_skipped("this test needs a CUDA GPU: " + why);
   return false;
 }
@@ -37,6 +51,7 @@ std::unique_ptr<engine::Backend> backend_or_skip(engine::BackendKind kind) {
       note_skipped("this test needs a CUDA GPU: " + why);
       return nullptr;
     }
+    require_test_gpu_images();
     return engine::open_backend(engine::BackendChoice::gpu).backend;
   }
   return engine::open_backend(engine::BackendChoice::cpu).backend;
