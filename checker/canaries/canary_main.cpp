@@ -6,8 +6,7 @@
 // Writes the results to the --json file. Exit status 0: every canary gave its finding or its
 // number; 1: some did not, and the message saying what is lost and what to do is printed (and
 // written to the --refusal file, which checker/run shows); 2: a usage or environment problem.
-// CMake gives the build's facts as definitions: CANARY_COMPILER_ID, CANARY_COMPILER_VERSION,
-// CANARY_COMPILER_PATH, CANARY_KERNEL_FLAGS (space-separated), CANARY_BUILD_DIR, CANARY_SOURCE_DIR.
+// The build's facts (compiler, kernel flags, folders) come from build_facts.h.
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "build_facts.h"
 #include "canaries.h"
 #include "canary_verdict.h"
 #include "engine/backend.h"
@@ -31,7 +31,7 @@ std::vector<std::string> split(const std::string& list) {
 
 // A path as the student names it: relative to the course's folder when inside it.
 std::string shown(const std::string& path) {
-  const std::string root = std::string(CANARY_SOURCE_DIR) + "/";
+  const std::string root = std::string(canaries::this_build.source_dir) + "/";
   return path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
 }
 
@@ -58,9 +58,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s --json FILE [--refusal FILE]\n", argv[0]);
     return 2;
   }
-  canaries::Build build{{CANARY_COMPILER_ID, CANARY_COMPILER_VERSION, CANARY_COMPILER_PATH},
-                        split(CANARY_KERNEL_FLAGS),
-                        shown(CANARY_BUILD_DIR)};
+  const canaries::BuildFacts& facts = canaries::this_build;
+  canaries::Build build{{facts.compiler_id, facts.compiler_version, facts.compiler_path},
+                        split(facts.kernel_flags),
+                        shown(facts.build_dir)};
   std::vector<canaries::Result> results;
   try {
     results = canaries::run_canaries();
