@@ -6,6 +6,7 @@ time the command line ran, before any edit (a student handout need not be a git 
 A stub is recognised by its marker, which students replace: `// FILL ME IN (roughly N lines)`.
 """
 import re
+import os
 import shutil
 import subprocess
 
@@ -27,7 +28,9 @@ def remember_pristine(specs):
             continue
         if MARKER in text:
             paths.PRISTINE.mkdir(parents=True, exist_ok=True)
-            temporary = kept.with_name(kept.name + ".tmp")
+            # A name of this process's own: two commands started at once (watch mode in one
+            # terminal, list in another) each write theirs and both renames succeed.
+            temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
             temporary.write_text(text, encoding="utf-8")
             temporary.replace(kept)
 
