@@ -46,5 +46,12 @@ class ConcurrentCommands(unittest.TestCase):
                                      (copy / "puzzles" / name).read_text())
 
 
+def main():
+    if len(sys.argv) != 2 or not hasattr(ConcurrentCommands, sys.argv[1]):
+        sys.exit("usage: test_concurrent_commands.py <test name>")
+    result = unittest.TextTestRunner(verbosity=2).run(ConcurrentCommands(sys.argv[1]))
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
 if __name__ == "__main__":
-    unittest.main(argv=[sys.argv[0], *sys.argv[1:]])
+    main()
