@@ -31,16 +31,17 @@ std::string unit_file(Dwarf_Die* unit, Dwarf_Word index) {
 
 // The inlined-function instances whose code holds the address, outermost first. The concrete
 // tree is walked, not dwarf_getscopes: for an inlined instance, that follows the function's
-// abstract origin (where it was written) instead of where it was inlined.
-void inlined_around(Dwarf_Die* parent, Dwarf_Addr address, std::vector<Dwarf_Die>& out) {
+// abstract origin (where it was written) instead of where it was inlined. True when a
+// function instance holds the address.
+bool inlined_around(Dwarf_Die* parent, Dwarf_Addr address, std::vector<Dwarf_Die>& out) {
   Dwarf_Die child;
-  if (dwarf_child(parent, &child) != 0) return;
+  if (dwarf_child(parent, &child) != 0) return false;
   do {
     switch (dwarf_tag(&child)) {
       case DW_TAG_namespace:  // clang writes a namespace's function definitions inside it
       case DW_TAG_class_type:
       case DW_TAG_structure_type:
-        inlined_around(&child, address, out);
+        if (inlined_around(&child, address, out)) return true;
         break;
       case DW_TAG_inlined_subroutine:
       case DW_TAG_subprogram:
@@ -48,13 +49,14 @@ void inlined_around(Dwarf_Die* parent, Dwarf_Addr address, std::vector<Dwarf_Die
         if (dwarf_haspc(&child, address) == 1) {
           if (dwarf_tag(&child) == DW_TAG_inlined_subroutine) out.push_back(child);
           inlined_around(&child, address, out);
-          return;  // code belongs to one function instance
+          return true;  // code belongs to one function instance: stop at the first that holds it
         }
         break;
       default:
         break;
     }
   } while (dwarf_siblingof(&child, &child) == 0);
+  return false;
 }
 
 SourceLocation location(std::string file, int line) {
