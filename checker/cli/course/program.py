@@ -118,26 +118,40 @@ def _generator(tree):
     return None
 
 
+def course_build(err, announce=True):
+    """The course build that programs are compiled and linked against (PROGRAM_BUILD_DIR, a
+    build that is up to date, such as the tests' own; else the preset's, configured and its
+    engine, checker library and ptx_rewrite built, under the build lock): its folder. The
+    preset's line is said when `announce`, or when the build is configured for the first time."""
+    given = os.environ.get("PROGRAM_BUILD_DIR")
+    if given:
+        return Path(given)
+    chosen = build.choose_preset("cpu")
+    preset = chosen.name
+    # A build's own nvcc (its program-export/cuda-toolkit/bin/nvcc, which CMake projects find)
+    # names that build: its preset, when it is one of the course's.
+    named = os.environ.get("PUZZLES_NVCC_BUILD")
+    if named and Path(named).resolve().parent == paths.BUILD.resolve():
+        chosen = build.Preset(Path(named).name, "the build whose nvcc this is")
+        preset = chosen.name
+    if announce or not (paths.build_dir(preset) / "CMakeCache.txt").exists():
+        print(Style.for_stream(err).dim(chosen.line()), file=err, flush=True)
+    if not build.configure(preset, out=err):
+        raise Stop(2, f"configuring build/{preset} failed", "environment")
+    for target in ("engine", "checker_lib", "ptx_rewrite"):  # under the build lock, logged
+        status, log = build.build(preset, target)
+        refusal = build.canary_refusal(preset) if status != 0 else None
+        if refusal:
+            raise Stop(2, refusal.rstrip(), "environment")
+        if status != 0:
+            raise Stop(2, f"building {target} in build/{preset} failed (log: {paths.relative(log)})",
+                       "environment")
+    return paths.build_dir(preset)
+
+
 def build_cpu(o, err):
     """The program built for the CPU backend; returns its path."""
-    given = os.environ.get("PROGRAM_BUILD_DIR")  # a build that is up to date (the tests' own)
-    if given:
-        tree = Path(given)
-    else:
-        chosen = build.choose_preset("cpu")
-        preset = chosen.name
-        print(Style.for_stream(err).dim(chosen.line()), file=err, flush=True)
-        if not build.configure(preset, out=err):
-            raise Stop(2, f"configuring build/{preset} failed", "environment")
-        tree = paths.build_dir(preset)
-        for target in ("engine", "checker_lib", "ptx_rewrite"):  # under the build lock, logged
-            status, log = build.build(preset, target)
-            refusal = build.canary_refusal(preset) if status != 0 else None
-            if refusal:
-                raise Stop(2, refusal.rstrip(), "environment")
-            if status != 0:
-                raise Stop(2, f"building {target} in build/{preset} failed (log: {paths.relative(log)})",
-                           "environment")
+    tree = course_build(err)
     # Its folder's name holds a digest of the file's path and -I folders: configured once.
     program_tree = tree / "programs" / _name(o)
     if not (program_tree / "CMakeCache.txt").exists():
@@ -222,18 +236,10 @@ def status_words(returncode):
     return f"exited with status {returncode}"
 
 
-def summary(o, launches, returncode, not_modelled, style):
+def summary(returncode, not_modelled):
+    """What the command line adds to the program's own summary (program_report.cpp: the launches
+    and which found something, printed at its exit)."""
     lines = []
-    with_findings = [l for l in launches if l["findings"] or l["refused"] or l["cuda_error"] != "cudaSuccess"]
-    if o.backend == "cpu":
-        count = len(launches)
-        what = f"{count} launch{'es' if count != 1 else ''}"
-        if not with_findings:
-            lines.append(f"{what}, no findings." if count else "No kernel launches.")
-        else:
-            numbers = ", ".join(str(l["index"]) for l in with_findings)
-            lines.append(style.red(f"{what}; findings or errors in launch{'es' if len(with_findings) > 1 else ''} "
-                                   f"{numbers} (above)."))
     if not_modelled:
         lines.append(f"It stopped at {not_modelled}, which the CPU backend does not model.")
     lines.append(f"The program {status_words(returncode)}.")
@@ -301,7 +307,7 @@ def main(argv, out=sys.stdout, err=sys.stderr):
     done = subprocess.run([str(exe), *o.args], cwd=cwd, env=env, stdin=None if not capture else subprocess.DEVNULL,
                           stdout=subprocess.PIPE if capture else None, text=True, errors="replace")
     launches, not_modelled = read_launches(report_file)
-    for line in summary(o, launches, done.returncode, not_modelled, style):
+    for line in summary(done.returncode, not_modelled):
         print(line, file=err)
     if o.json is not None:
         write_document(o, document(o, done.returncode, launches, not_modelled, done.stdout if capture else None), out)

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,11 @@ using nlohmann::json;
 
 std::mutex report_lock;
 unsigned launches = 0;
+// Findings, a refusal or a CUDA error: said above. Never destroyed: the summary at exit runs
+// after the static destructors of files initialized later, which this one may be.
+std::vector<unsigned>& launches_with_findings = *new std::vector<unsigned>;
+bool any_finding = false;                     // findings or a refusal: the status says so
+pid_t program_pid = 0;                        // the process whose exit is the program's
 
 Style stderr_style() {
   const char* no_colour = std::getenv("NO_COLOR");
@@ -88,6 +94,8 @@ void on_launch(const cuda_cpu::HostLaunch& l) {
 
   const bool skipped = !l.ran && !r.rejected.refused() && l.cuda_error != 0;
   if (r.clean() && !skipped && l.cuda_error == 0) return;
+  launches_with_findings.push_back(number);
+  if (!r.clean() || r.rejected.refused()) any_finding = true;
   const Style st = stderr_style();
   std::string where = l.line ? " (line " + std::to_string(l.line) + ")" : "";
   std::string head = st.bold("Launch " + std::to_string(number)) + ": " + l.kernel + config_words(l) + where;
@@ -117,11 +125,42 @@ void on_not_modelled(const char* call) {
                st.bold("Not modelled").c_str(), call);
 }
 
+// At the program's exit, as compute-sanitizer's summary: the launches, and which found
+// something. A program that exits 0 after a finding exits 1 instead, so that a script or a
+// Makefile can test it, unless a report file is named: then the tool reading it decides
+// (checker/run, whose summary gives the program's own status too).
+void summary_at_exit(int status, void*) {
+  if (getpid() != program_pid) return;  // a child the program forked
+  std::lock_guard<std::mutex> hold(report_lock);
+  const Style st = stderr_style();
+  std::string line = std::to_string(launches) + (launches == 1 ? " launch" : " launches");
+  if (launches == 0) {
+    line = "No kernel launches.";
+  } else if (launches_with_findings.empty()) {
+    line += ", no findings.";
+  } else {
+    std::string numbers;
+    for (unsigned n : launches_with_findings) numbers += (numbers.empty() ? "" : ", ") + std::to_string(n);
+    line = st.red(line + "; findings or errors in launch" + (launches_with_findings.size() > 1 ? "es " : " ") +
+                  numbers + " (above).");
+  }
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+  const char* report = std::getenv("PUZZLES_PROGRAM_REPORT");
+  if (status == 0 && any_finding && (report == nullptr || *report == '\0')) {
+    std::fflush(nullptr);
+    _exit(1);
+  }
+}
+
 }  // namespace
 
 bool install_program_report() {
   cuda_cpu::observe_host_launches(&on_launch);
   cuda_cpu::observe_not_modelled(&on_not_modelled);
+  program_pid = getpid();
+  on_exit(&summary_at_exit, nullptr);
   return true;
 }
 
