@@ -77,6 +77,48 @@ inline unsigned __brev(unsigned x) {
   return (x >> 16) | (x << 16);
 }
 inline unsigned __umulhi(unsigned a, unsigned b) { return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32); }
+// The rest of CUDA's integer intrinsics, as its math API defines them.
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) | __brev(static_cast<unsigned>(x >> 32));
+}
+// Byte i of the result is byte (s >> 4i) & 7 of the eight bytes y:x (x's are 0 to 3).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  const unsigned long long bytes = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned result = 0;
+  for (int i = 0; i < 4; ++i) result |= static_cast<unsigned>((bytes >> (8 * ((s >> (4 * i)) & 7))) & 0xFFu) << (8 * i);
+  return result;
+}
+// hi:lo shifted by shift & 31 (or by min(shift, 32), the c forms): the high word (l) or the low word (r).
+inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+  return static_cast<unsigned>((((static_cast<unsigned long long>(hi) << 32) | lo) << (shift & 31)) >> 32);
+}
+inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
+  return static_cast<unsigned>((((static_cast<unsigned long long>(hi) << 32) | lo) << (shift < 32 ? shift : 32)) >> 32);
+}
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+  return static_cast<unsigned>((((static_cast<unsigned long long>(hi) << 32) | lo) >> (shift & 31)));
+}
+inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
+  return static_cast<unsigned>((((static_cast<unsigned long long>(hi) << 32) | lo) >> (shift < 32 ? shift : 32)));
+}
+inline int __hadd(int a, int b) { return static_cast<int>((static_cast<long long>(a) + b) >> 1); }
+inline int __rhadd(int a, int b) { return static_cast<int>((static_cast<long long>(a) + b + 1) >> 1); }
+inline unsigned __uhadd(unsigned a, unsigned b) { return static_cast<unsigned>((static_cast<unsigned long long>(a) + b) >> 1); }
+inline unsigned __urhadd(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) + b + 1) >> 1);
+}
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline long long __mul64hi(long long a, long long b) { return static_cast<long long>((static_cast<__int128>(a) * b) >> 64); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xFFFFFFu) * (b & 0xFFFFFFu); }
+inline unsigned __sad(int x, int y, unsigned z) {
+  return static_cast<unsigned>(x > y ? static_cast<long long>(x) - y : static_cast<long long>(y) - x) + z;
+}
+inline unsigned __usad(unsigned x, unsigned y, unsigned z) { return (x > y ? x - y : y - x) + z; }
 inline float __expf(float x) { return expf(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __sinf(float x) { return sinf(x); }
