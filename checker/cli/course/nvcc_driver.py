@@ -1,0 +1,333 @@
+"""checker/nvcc: builds CUDA programs for the CPU backend with nvcc's command line (docs/programs.md).
+
+A Makefile's `$(NVCC) -c kernels.cu -o kernels.o` and `$(NVCC) -o app kernels.o main.cpp` do
+here what they do with nvcc, against the CPU backend:
+  .cu       prepared as checker/run prepares a program's file (the CUDA names, its inline PTX
+            and <<<...>>> launches rewritten by ptx_rewrite) and compiled with the checks
+  .cpp .c   host code, compiled with CUDA's runtime headers (the engine's) in reach
+  link      through the course build's link project (checker/program), with the engine
+The command lines come from the course build's toolchain.json (checker/cmake/ProgramExport.cmake),
+so that a .cu file is compiled as a kernel file of the course is. The executable prints what
+each launch found as it runs, and a summary at its exit (checker/lib/src/program_report.cpp).
+"""
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from course import nvcc_args
+from course.nvcc_args import CU, CXX, C, OBJECT, LIBRARY
+
+# nvcc's CUDA 12 language default; the engine's headers need C++17 at least.
+DEFAULT_STD = "c++17"
+NEWER_STD = ("c++20", "c++2a", "c++23", "c++2b", "gnu++20", "gnu++2a", "gnu++23", "gnu++2b")
+# nvcc's own --version line, which build systems read (CMake: "V12.8.0"), under ours.
+VERSION = "checker/nvcc: the CUDA puzzles course's CPU backend, with nvcc's command line\n" \
+          "Cuda compilation tools, release 12.8, V12.8.0 (the CUDA runtime the engine's headers declare)"
+# nvcc's default architecture when none is given; -v says it, as nvcc's device steps do.
+DEFAULT_ARCHITECTURE = "52"
+
+
+class Failed(Exception):
+    """A step failed: its status; what it printed has been shown."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+class Driver:
+    def __init__(self, inv, toolchain, tree, cwd, err=sys.stderr):
+        self.inv = inv
+        self.tc = toolchain
+        self.tree = tree        # the course build (build/<preset>)
+        self.cwd = Path(cwd)
+        self.err = err
+
+    # --- commands ---------------------------------------------------------------------------
+    def run(self, command, **kw):
+        if self.inv.verbose or self.inv.dry_run:
+            print("#$ " + shlex.join(str(w) for w in command), file=self.err, flush=True)
+        if self.inv.dry_run:
+            return
+        status = subprocess.run([str(w) for w in command], cwd=self.cwd, stdin=subprocess.DEVNULL, **kw).returncode
+        if status != 0:
+            raise Failed(status)
+
+    def std(self, kind):
+        given = self.inv.std
+        if kind == C:
+            return [f"-std={given}"] if given and not given.startswith(("c++", "gnu++")) else []
+        return [f"-std={given if given in NEWER_STD else DEFAULT_STD}"]
+
+    def user_preprocessor(self):
+        words = []
+        for d in self.inv.defines:
+            words.append(f"-D{d}")
+        for u in self.inv.undefines:
+            words.append(f"-U{u}")
+        for d in self.inv.includes:
+            words.append(f"-I{self.cwd / d}")
+        for d in self.inv.system_includes:
+            words += ["-isystem", str(self.cwd / d)]
+        for f in self.inv.pre_includes:
+            words += ["-include", str(self.cwd / f)]
+        return words
+
+    def work_folder(self, output):
+        """Where a .cu file's intermediate files go: the course build, not the program's folder."""
+        key = hashlib.sha1(str(output.resolve()).encode()).hexdigest()[:12]
+        folder = self.tree / "nvcc" / f"{output.stem}-{key}"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    # --- compile ----------------------------------------------------------------------------
+    def compile_cu(self, source, output, deps):
+        work = self.work_folder(output)
+        wrapper = work / "program.cpp"
+        template = Path(self.tc["wrapper"]).read_text(encoding="utf-8")
+        text = template.replace("@SOURCE@", str(source))
+        if not wrapper.exists() or wrapper.read_text(encoding="utf-8") != text:
+            wrapper.write_text(text, encoding="utf-8")
+        preprocessed, rewritten = work / "program.ii", work / "program_ptx.cpp"
+        depfile = work / "program.d"
+        self.run([*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(),
+                  "-MD", "-MF", depfile, "-MT", output, "-o", preprocessed, wrapper])
+        self.run([*self.tc["rewrite_cu"], preprocessed, rewritten])
+        # The program's own host-compiler options first: the course's flags (the checks) win.
+        compile_cu = list(self.tc["compile_cu"])
+        self.run([compile_cu[0], *self.inv.host_options, *compile_cu[1:], *self.std(CU), *self.user_preprocessor(),
+                  "-o", output, rewritten])
+        if deps and not self.inv.dry_run:
+            self.write_deps(depfile, {str(wrapper): str(source)}, output, deps)
+
+    def compile_host(self, source, kind, output, deps):
+        compile_host = list(self.tc["compile_host"])
+        # -O2 unless the build says: host code that checks a result on the CPU can be long.
+        optimize = [f"-O{self.inv.optimize if self.inv.optimize is not None else 2}"]
+        depfile = None
+        dep_words = []
+        if deps:
+            depfile = self.work_folder(output) / "host.d"
+            dep_words = ["-MD", "-MF", depfile, "-MT", output]
+        language = ["-x", "c"] if kind == C else ["-x", "c++"]
+        self.run([compile_host[0], *compile_host[1:], *optimize, *self.inv.host_options, *self.std(kind),
+                  *self.user_preprocessor(), *dep_words, "-o", output, *language, source])
+        if deps and not self.inv.dry_run:
+            self.write_deps(depfile, {}, output, deps)
+
+    def write_deps(self, depfile, replace, output, deps):
+        """The dependency file the program's build asked for (-MD, -MF, -MT, -MP), from the
+        compiler's: the generated wrapper is named as the program's file it includes."""
+        text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
+        _, _, names = text.partition(": ")
+        files = [replace.get(n, n) for n in names.split()]
+        files = list(dict.fromkeys(files))
+        if deps["mode"] == "MM":
+            files = [f for f in files if not f.startswith(("/usr/", str(self.tc["course"])))]
+        targets = " ".join(deps["targets"] or [deps["target"]])
+        lines = [targets + ": " + " \\\n  ".join(files)]
+        if deps["phony"]:
+            lines += [f"\n{f}:" for f in files[1:]]
+        content = "\n".join(lines) + "\n"
+        if deps["file"] == "-":
+            sys.stdout.write(content)
+        else:
+            Path(deps["file"]).write_text(content, encoding="utf-8")
+
+    def dependencies_only(self, source, kind, default_output):
+        """-M / -MM without -c: the dependencies, from preprocessing alone."""
+        work = self.work_folder(self.cwd / default_output)
+        deps = self.deps_request(source, default_output)
+        depfile = work / "deps-only.d"
+        replace = {}
+        if kind == CU:
+            wrapper = work / "deps-only.cpp"
+            wrapper.write_text(Path(self.tc["wrapper"]).read_text(encoding="utf-8").replace("@SOURCE@", str(source)),
+                               encoding="utf-8")
+            replace[str(wrapper)] = str(source)
+            command = [*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(), wrapper]
+        else:
+            compile_host = [w for w in self.tc["compile_host"] if w != "-c"]
+            command = [*compile_host, "-E", *self.inv.host_options, *self.std(kind), *self.user_preprocessor(),
+                       "-x", "c" if kind == C else "c++", source]
+        self.run([*command, "-MD", "-MF", depfile, "-MT", default_output, "-o", os.devnull])
+        if not self.inv.dry_run:
+            self.write_deps(depfile, replace, default_output, deps)
+
+    def deps_request(self, source, output):
+        inv = self.inv
+        if inv.deps is None:
+            return None
+        if inv.deps_file:
+            file = self.cwd / inv.deps_file
+        elif inv.deps_with_output:
+            file = (self.cwd / output).with_suffix(".d")
+        elif inv.output and inv.phase == "deps":
+            file = self.cwd / inv.output
+        else:
+            file = "-"
+        # The rule's target as the build wrote the object's name (make compares names).
+        target = inv.output if inv.output and inv.phase == "compile" else str(nvcc_args.default_object(source))
+        return {"mode": inv.deps, "file": file, "targets": inv.deps_targets, "target": target,
+                "phony": inv.deps_phony}
+
+    def compile(self, source, kind, output):
+        deps = self.deps_request(source, output)
+        output.parent.mkdir(parents=True, exist_ok=True)
+        if kind == CU:
+            self.compile_cu(source, output, deps)
+        else:
+            self.compile_host(source, kind, output, deps)
+
+    # --- link -------------------------------------------------------------------------------
+    def link_line(self):
+        """What a program is linked with: the course build's program_link target, as CMake's file
+        API says it (ProgramExport.cmake). Returns (flags, libraries), each a list of words,
+        libraries with absolute paths. A build configured once has no reply yet: configuring it
+        again writes one (the query is in place by then)."""
+        reply = self.tree / ".cmake" / "api" / "v1" / "reply"
+        if not list(reply.glob("index-*.json")):
+            self.run(["cmake", self.tree], stdout=subprocess.DEVNULL)
+        index = json.loads(max(reply.glob("index-*.json")).read_text(encoding="utf-8"))
+        responses = index["reply"]["client-puzzles-nvcc"]["query.json"]["responses"]
+        codemodel = json.loads((reply / responses[0]["jsonFile"]).read_text(encoding="utf-8"))
+        target = next(t for t in codemodel["configurations"][0]["targets"] if t["name"] == self.tc["link_target"])
+        link = json.loads((reply / target["jsonFile"]).read_text(encoding="utf-8"))["link"]
+        flags, libraries = [], []
+        for fragment in link["commandFragments"]:
+            words = shlex.split(fragment["fragment"])
+            if fragment["role"] == "libraries":
+                libraries += [w if w.startswith("-") or os.path.isabs(w) else str(self.tree / w) for w in words]
+            elif fragment["role"] == "flags":
+                flags += words
+        return flags, libraries
+
+    def write_runtime_stand_ins(self, libraries):
+        """cuda-toolkit/lib64/libcudart.so and the other stand-ins as linker scripts of the
+        engine's link: a CMake project that links CUDA::cudart with its C++ compiler (a target
+        of .cu and .cpp files) links the CPU backend that way."""
+        words = [w for w in libraries if not w.startswith("-") or w.startswith("-l")]
+        script = ("/* Written by checker/nvcc: CUDA's runtime on the course's CPU backend is its engine. */\n"
+                  f"INPUT({' '.join(words)})\n")
+        lib64 = self.toolkit() / "lib64"
+        for name in ("libcudart.so", "libcudart_static.a", "libcuda.so", "stubs/libcuda.so"):
+            path = lib64 / name
+            if path.parent.is_dir() and (not path.exists() or path.read_text(errors="replace") != script):
+                temporary = path.with_name(f".{path.name}.{os.getpid()}")
+                temporary.write_text(script, encoding="utf-8")
+                os.replace(temporary, path)
+
+    def link(self, objects, output):
+        flags, libraries = self.link_line()
+        target = self.cwd / output
+        target.parent.mkdir(parents=True, exist_ok=True)
+        words = [self.tc["compile_host"][0], *flags, *self.inv.host_options, *[str(o) for o in objects]]
+        words += [f"-L{self.cwd / d}" for d in self.inv.library_paths]
+        words += [f"-l{name}" for name in self.inv.libraries]
+        words += [f"-Wl,{w}" for w in self.inv.linker_options]
+        self.run([*words, *libraries, "-o", target])
+
+    def archive(self, objects, output):
+        target = self.cwd / output
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)
+        self.run(["ar", "rcs", target, *objects])
+
+    # --- what -v says ------------------------------------------------------------------------
+    def toolkit(self):
+        """The course build's folder laid out as a CUDA toolkit (ProgramExport.cmake): bin/nvcc is
+        this driver, include/ the engine's CUDA headers, lib64/ stand-ins for CUDA's libraries."""
+        return self.tree / "program-export" / "cuda-toolkit"
+
+    def libraries_words(self):
+        return f'"-L{self.toolkit() / "lib64"}"'
+
+    def say_toolkit(self):
+        """nvcc -v's first lines, the facts build systems read from them (CMake finds the toolkit's
+        root, its include folders, its libraries and the host link line in them)."""
+        root = self.toolkit()
+        for line in (f"TOP={root}", f"NVVMIR_LIBRARY_DIR={root / 'nvvm' / 'libdevice'}",
+                     f"PATH={root / 'bin'}:{os.environ.get('PATH', '')}", f'INCLUDES="-I{root / "include"}"',
+                     f"LIBRARIES=  {self.libraries_words()}",
+                     f"CPU_BACKEND=no device code is generated (the default, -arch compute_{DEFAULT_ARCHITECTURE}, "
+                     "is noted)"):
+            print("#$ " + line, file=self.err, flush=True)
+
+    def say_link(self, objects, output):
+        """The host link as nvcc -v prints it: this driver links, with the toolkit's libraries."""
+        launcher = self.toolkit() / "bin" / "nvcc"
+        print(f"#$ {launcher} {' '.join(str(o) for o in objects)} {self.libraries_words()} -o {output}",
+              file=self.err, flush=True)
+
+    # --- the command ------------------------------------------------------------------------
+    def execute(self):
+        inv = self.inv
+        # Before anything else: a Makefile may compile with this driver and link with g++ -lcudart.
+        self.write_runtime_stand_ins(self.link_line()[1])
+        sources = nvcc_args.sources(inv)
+        if inv.unmodelled_libraries:
+            names = ", ".join(f"-l{n}" for n in inv.unmodelled_libraries)
+            print(f"checker/nvcc: not supported: {names} (the CPU backend models the CUDA runtime, "
+                  "not that library)", file=self.err)
+            return 125
+        if inv.shared and inv.phase == "link":
+            print("checker/nvcc: -shared asks for a shared library, which the CPU backend does not produce "
+                  "(link the program's objects into an executable)", file=self.err)
+            return 2
+        if inv.phase == "preprocess":
+            for source, kind in sources:
+                self.run([*self.tc["prepare_cu"], *self.std(kind), *self.user_preprocessor(),
+                          *(["-o", self.cwd / inv.output] if inv.output else []), source])
+            return 0
+        if inv.phase == "deps":
+            for source, kind in sources:
+                self.dependencies_only(source, kind, nvcc_args.default_object(source))
+            return 0
+        if inv.phase == "device-link":
+            # Device code is linked with the host code on the CPU backend: nvcc -dlink's object
+            # is empty here, and the final link takes the program's objects as they are.
+            out = self.cwd / (inv.output or "a_dlink.o")
+            self.run([self.tc["compile_host"][0], "-x", "c++", "-c", "-o", out, "/dev/null"])
+            return 0
+        if inv.phase == "compile":
+            if inv.output and len(sources) > 1:
+                print("checker/nvcc: -o with -c names one object, and there are several files "
+                      "(nvcc refuses this too)", file=self.err)
+                return 2
+            for source, kind in sources:
+                output = self.cwd / (inv.output or nvcc_args.default_object(source))
+                self.compile(source, kind, output)
+            return 0
+        # link or library: the sources are compiled first, into the build's work folders.
+        objects = []
+        toolkit = str(self.toolkit()) + os.sep
+        for path, kind in inv.inputs:
+            if kind == LIBRARY and str(path.resolve()).startswith(toolkit):
+                continue  # a stand-in for a CUDA library (CUDA::cudart): the engine is linked
+            if kind in (OBJECT, LIBRARY):
+                objects.append(path)
+                continue
+            output = self.work_folder(self.cwd / (inv.output or "a.out")) / (path.stem + f"-{kind.replace('+', 'x')}.o")
+            self.compile(path, kind, output)
+            objects.append(output)
+        if inv.phase == "library":
+            self.archive(objects, inv.output or "a.a")
+        else:
+            if inv.verbose:
+                self.say_link(objects, inv.output or "a.out")
+            self.link(objects, inv.output or "a.out")
+        return 0
+
+
+def _rsp_quote(word):
+    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def read_toolchain(tree):
+    with open(tree / "program-export" / "toolchain.json", encoding="utf-8") as f:
+        return json.load(f)
