@@ -71,6 +71,12 @@ def main(argv):
         return driver.execute()
     except nvcc_driver.Failed as failed:
         return failed.status
+    except OSError as e:  # an output folder it cannot write, a file gone meanwhile
+        where = f" {e.filename}" if e.filename else ""
+        print(f"checker/nvcc: cannot write or read{where}: {e.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

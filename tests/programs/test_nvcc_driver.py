@@ -51,20 +51,23 @@ class Project(unittest.TestCase):
         self.assertIn("2 launches, no findings.", app.stderr)
         # The dependency files name the objects as the Makefile does: a changed header is seen.
         self.assertEqual(self.make("-q").returncode, 0)
-        later = time.time() + 2
-        os.utime(self.project / "vector_ops.cuh", (later, later))
+        self.touch("vector_ops.cuh")
         self.assertEqual(self.make("-q").returncode, 1, "make -q saw no change after the header changed")
 
-    def test_a_finding_in_a_makefile_project_names_its_line_and_fails_the_run(self):
+        # A planted bug (saxpy.cu rebuilt with it): the program says 0 wrong (the stray read
+        # changes nothing it checks) and would exit 0; the finding makes its status 1.
+        self.touch("saxpy.cu")
         built = self.make("EXTRA=-DPLANT_BUG")
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
         app = run([self.project / "app"], self.project)
-        # The program itself says 0 wrong (the stray read changes nothing it checks) and exits 0:
-        # the finding makes the status 1, so that a script sees it.
         self.assertIn("0 wrong", app.stdout)
         self.assertEqual(app.returncode, 1, app.stderr)
         self.assertIn("Out-of-bounds read: thread (104,0) of block (7,0) read dx[1000] at line 7 of saxpy.cu", app.stderr)
         self.assertIn("2 launches; findings or errors in launch 1 (above).", app.stderr)
+
+    def touch(self, name):
+        later = time.time() + 2
+        os.utime(self.project / name, (later, later))
 
     def test_a_makefile_that_runs_nvcc_from_path_or_cuda_home(self):
         # Makefiles that say `nvcc` or $(CUDA_HOME)/bin/nvcc: the course build has a folder laid
@@ -75,29 +78,40 @@ class Project(unittest.TestCase):
         self.assertTrue((cuda_home / "include" / "cuda_runtime.h").is_file(), cuda_home)
         built = run(["make", "NVCC=nvcc"], self.project, PATH=f"{cuda_home / 'bin'}:{os.environ['PATH']}")
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
-        run(["make", "clean"], self.project)
-        built = run(["make", f"NVCC={cuda_home / 'bin' / 'nvcc'}"], self.project)
-        self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
         self.assertEqual(run([self.project / "app"], self.project).returncode, 0)
-
-    def cmake(self, build, *args):
-        configure = run(["cmake", "-C", ROOT / "checker" / "nvcc.cmake", "-S", self.project, "-B", build,
-                         "-G", "Ninja", *args], self.folder)
-        self.assertEqual(configure.returncode, 0, configure.stdout + configure.stderr)
-        return run(["cmake", "--build", build], self.folder)
+        (self.project / "main.o").unlink()
+        built = run(["make", f"NVCC={cuda_home / 'bin' / 'nvcc'}", "main.o"], self.project)
+        self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+        # A .cpp file compiled by g++ against the toolkit's headers, linked by g++ with -lcudart.
+        compiled = run(["g++", "-std=c++17", f"-I{cuda_home / 'include'}", "-I.", "-c", "main.cpp", "-o", "main.o"],
+                       self.project)
+        self.assertEqual(compiled.returncode, 0, compiled.stderr)
+        linked = run(["g++", "-o", "app_gxx", "main.o", "saxpy.o", "device_math.o", f"-L{cuda_home / 'lib64'}",
+                      "-lcudart"], self.project)
+        self.assertEqual(linked.returncode, 0, linked.stderr)
+        app = run([self.project / "app_gxx"], self.project)
+        self.assertEqual(app.returncode, 0, app.stdout + app.stderr)
+        self.assertIn("2 launches, no findings.", app.stderr)
 
     def test_a_cmake_project_with_the_cuda_language_builds_with_one_option(self):
         # project(... CUDA), find_package(CUDAToolkit), CUDA::cudart, separable compilation (-dlink):
         # configured with `cmake -C checker/nvcc.cmake`, nothing in the project changed.
-        built = self.cmake(self.folder / "build")
+        build = self.folder / "build"
+        configured = run(["cmake", "-C", ROOT / "checker" / "nvcc.cmake", "-S", self.project, "-B", build,
+                          "-G", "Ninja"], self.folder)
+        self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
+        built = run(["cmake", "--build", build], self.folder)
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
-        app = run([self.folder / "build" / "app"], self.folder)
+        app = run([build / "app"], self.folder)
         self.assertEqual(app.returncode, 0, app.stdout + app.stderr)
         self.assertIn("saxpy and 10 integer intrinsics: 0 wrong", app.stdout)
         self.assertIn("2 launches, no findings.", app.stderr)
-        built = self.cmake(self.folder / "planted", "-DPLANT_BUG=ON")
+        # The planted bug, by reconfiguring the same build.
+        configured = run(["cmake", "-DPLANT_BUG=ON", build], self.folder)
+        self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
+        built = run(["cmake", "--build", build], self.folder)
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
-        app = run([self.folder / "planted" / "app"], self.folder)
+        app = run([build / "app"], self.folder)
         self.assertEqual(app.returncode, 1, app.stdout + app.stderr)
         self.assertIn("read dx[1000] at line 7 of saxpy.cu", app.stderr)
 
@@ -143,6 +157,7 @@ class Commands(unittest.TestCase):
             (["-o", "app3", "main.cpp", "saxpy.cu", "device_math.cu", "-lcufft"], 125,
              "checker/nvcc: not supported: -lcufft"),
             (["no_such_file.cu"], 2, "no_such_file.cu: no such file"),
+            (["-c", "saxpy.cu", "-o", "/proc/no_such_folder/saxpy.o"], 2, "checker/nvcc: cannot write or read"),
             (["notes.txt"], 2, "checker/nvcc reads .cu, .cpp, .cc, .cxx, .c, .o and .a files"),
             ([], 2, "checker/nvcc: no input files"),
         ]
