@@ -12,3 +12,7 @@ if(NOT status EQUAL 0 OR NOT IS_DIRECTORY "${toolkit}")
 endif()
 set(CMAKE_CUDA_COMPILER "${toolkit}/bin/nvcc" CACHE FILEPATH "checker/nvcc: CUDA on the course's CPU backend")
 set(CUDAToolkit_ROOT "${toolkit}" CACHE PATH "The course build's folder laid out as a CUDA toolkit")
+# A target of .cu and .cpp files is linked by the C++ compiler, with CUDA's runtime by name
+# (-lcudart_static): the toolkit folder's lib64 holds what those names link, the engine.
+set(CMAKE_EXE_LINKER_FLAGS "-L${toolkit}/lib64" CACHE STRING "checker/nvcc: CUDA's runtime libraries are the engine")
+set(CMAKE_SHARED_LINKER_FLAGS "-L${toolkit}/lib64" CACHE STRING "checker/nvcc: CUDA's runtime libraries are the engine")

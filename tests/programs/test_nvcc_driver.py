@@ -102,10 +102,11 @@ class Project(unittest.TestCase):
         self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
         built = run(["cmake", "--build", build], self.folder)
         self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
-        app = run([build / "app"], self.folder)
-        self.assertEqual(app.returncode, 0, app.stdout + app.stderr)
-        self.assertIn("saxpy and 10 integer intrinsics: 0 wrong", app.stdout)
-        self.assertIn("2 launches, no findings.", app.stderr)
+        for name in ("app", "app_mixed"):
+            app = run([build / name], self.folder)
+            self.assertEqual(app.returncode, 0, name + ": " + app.stdout + app.stderr)
+            self.assertIn("saxpy and 10 integer intrinsics: 0 wrong", app.stdout)
+            self.assertIn("2 launches, no findings.", app.stderr)
         # The planted bug, by reconfiguring the same build.
         configured = run(["cmake", "-DPLANT_BUG=ON", build], self.folder)
         self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)

@@ -260,9 +260,11 @@ class Driver:
 
     def say_link(self, objects, output):
         """The host link as nvcc -v prints it: this driver links, with the toolkit's libraries."""
+        # The runtime libraries as nvcc names them (lib64's stand-ins link the engine): CMake reads
+        # from them that programs link CUDA's static runtime, and adds it to C++ links too.
         launcher = self.toolkit() / "bin" / "nvcc"
-        print(f"#$ {launcher} {' '.join(str(o) for o in objects)} {self.libraries_words()} -o {output}",
-              file=self.err, flush=True)
+        print(f"#$ {launcher} {' '.join(str(o) for o in objects)} {self.libraries_words()} "
+              f"-lcudadevrt -lcudart_static -o {output}", file=self.err, flush=True)
 
     # --- the command ------------------------------------------------------------------------
     def execute(self):
