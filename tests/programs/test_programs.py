@@ -114,6 +114,12 @@ class Programs(unittest.TestCase):
         self.assertIn("0 failed expectations", done.stdout)
         self.assertIn("6 launches, no findings.", done.stderr)
 
+    def test_libcu_headers_cuda_std_and_cuda_atomic_answer_as_on_a_gpu(self):
+        done = run("libcu_headers.cu")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout)
+        self.assertIn("1 launch, no findings.", done.stderr)
+
     def test_an_unmodelled_call_stops_the_program_and_names_itself(self):
         done = run("unmodelled.cu", "--json")
         doc = json.loads(done.stdout)
@@ -158,6 +164,9 @@ class OnTheGpu(unittest.TestCase):
         self.assertIn("the histogram kernel set its __device__ flag", done.stdout)
         done = run("launch_forms.cu", "-I", "include", "--backend=gpu")
         self.assertIn("0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("libcu_headers.cu", "--backend=gpu")
+        self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
 
 

@@ -5,10 +5,9 @@
 #include <cstddef>
 
 #include "cuda_cpu/runtime_hooks.h"
+#include "thread_scope.h"
 
 namespace cuda {
-
-enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2, thread_scope_thread = 3 };
 
 // A size that the caller promises is a multiple of Alignment, with both pointers aligned to it.
 template <std::size_t Alignment>
