@@ -5,7 +5,8 @@ here what they do with nvcc, against the CPU backend:
   .cu       prepared as checker/run prepares a program's file (the CUDA names, its inline PTX
             and <<<...>>> launches rewritten by ptx_rewrite) and compiled with the checks
   .cpp .c   host code, compiled with CUDA's runtime headers (the engine's) in reach
-  link      through the course build's link project (checker/program), with the engine
+  link      with what the course build's program_link target links (the engine), as CMake's
+            file API says it
 The command lines come from the course build's toolchain.json (checker/cmake/ProgramExport.cmake),
 so that a .cu file is compiled as a kernel file of the course is. The executable prints what
 each launch found as it runs, and a summary at its exit (checker/lib/src/program_report.cpp).
@@ -14,7 +15,6 @@ import hashlib
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
