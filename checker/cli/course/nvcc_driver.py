@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from course import nvcc_args
-from course.nvcc_args import CU, CXX, C, OBJECT, LIBRARY
+from course.nvcc_args import CU, C, OBJECT, LIBRARY
 
 # nvcc's CUDA 12 language default; the engine's headers need C++17 at least.
 DEFAULT_STD = "c++17"
