@@ -179,9 +179,10 @@ std::string timeout_clause(const Finding& f) {
   return f.thread_known ? f.where.str() + " was " + f.detail : gpu_fact(f);
 }
 
-std::string timeout(const Finding& f, const Style& st, bool first, bool gpu, FollowUp follow_up) {
+std::string timeout(const Finding& f, const PuzzleSpec& spec, const Style& st, bool first, bool gpu,
+                    FollowUp follow_up) {
   if (!first) return timeout_clause(f);
-  std::string s = st.bold(finding_title(f)) + ": " + timeout_clause(f) + " (change the limit with --timeout). " +
+  std::string s = st.bold(finding_title(f)) + ": " + timeout_clause(f) + " (" + spec.timeout_hint + "). " +
                   kEndlessLoop;
   if (gpu && follow_up == FollowUp::other_runs)
     s += "\nA GPU kernel cannot be stopped from outside, so the checker stops here. --backend=cpu names a thread "
@@ -541,7 +542,7 @@ std::vector<FindingParagraph> explain_finding_paragraphs(const engine::LaunchRes
         case FindingKind::shared_race: piece = race(f, st, first); break;
         case FindingKind::barrier_divergence: piece = first ? divergence(f, st) : ""; break;
         case FindingKind::fault: piece = first ? fault(f, st, gpu, follow_up) : ""; break;
-        case FindingKind::timeout: piece = timeout(f, st, first, gpu, follow_up); break;
+        case FindingKind::timeout: piece = timeout(f, spec, st, first, gpu, follow_up); break;
         case FindingKind::misaligned: piece = misaligned(f, st, first); break;
         case FindingKind::warp_divergence: piece = first ? warp_divergence(f, st) : ""; break;
         case FindingKind::warp_misuse: piece = first ? warp_misuse(f, st) : ""; break;

@@ -123,6 +123,8 @@ struct PuzzleSpec {
   } bench;
 
   std::string guard_hint;  // the fix for an out-of-bounds access, in this puzzle's names
+  // How to give a kernel more time: a checker's option, or a program's environment variable.
+  std::string timeout_hint = "change the limit with --timeout";
   std::vector<std::string> hints;
 
   // "matmul_warp_tiled" for "matmul_warp_tiled<BM, BN, BK>".
