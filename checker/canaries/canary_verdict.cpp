@@ -7,12 +7,15 @@
 namespace canaries {
 namespace {
 
-// The clang majors the course is proven with, and where each comes from.
+// The clang majors the course is proven with (the clang matrix, docs/dev/runs/2026-11-29-clang-matrix),
+// where each comes from, and whether it is that release's own clang, the one a refusal suggests.
 struct Supported {
   int major;
   const char* distribution;
+  bool release_default;
 };
-const Supported kSupported[] = {{14, "Debian 12"}, {19, "Debian 13"}};
+const Supported kSupported[] = {{14, "Debian 12", true},  {15, "Debian 12", false}, {16, "Debian 12", false},
+                                {17, "Debian 13", false}, {18, "Debian 13", false}, {19, "Debian 13", true}};
 
 // What each canary's check catches, in a student's words.
 const std::map<std::string, const char*> kCheckWords = {
@@ -102,6 +105,7 @@ std::string refusal(const Build& build, const std::vector<Result>& results, cons
   out << "What to do: install a clang the course supports";
   const char* sep = ": ";
   for (const Supported& s : kSupported) {
+    if (!s.release_default) continue;
     out << sep << "clang " << s.major << " (" << s.distribution << ": sudo apt-get install clang-" << s.major << ")";
     sep = " or ";
   }
