@@ -11,12 +11,14 @@ The command lines come from the course build's toolchain.json (checker/cmake/Pro
 so that a .cu file is compiled as a kernel file of the course is. The executable prints what
 each launch found as it runs, and a summary at its exit (checker/lib/src/program_report.cpp).
 """
+import fcntl
 import hashlib
 import json
 import os
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from course import nvcc_args
@@ -188,11 +190,36 @@ class Driver:
     def link_line(self):
         """What a program is linked with: the course build's program_link target, as CMake's file
         API says it (ProgramExport.cmake). Returns (flags, libraries), each a list of words,
-        libraries with absolute paths. A build configured once has no reply yet: configuring it
-        again writes one (the query is in place by then)."""
-        reply = self.tree / ".cmake" / "api" / "v1" / "reply"
-        if not list(reply.glob("index-*.json")):
-            self.run(["cmake", self.tree], stdout=subprocess.DEVNULL)
+        libraries with absolute paths. A build configured once has no reply yet (CMake reads the
+        query, written by that configure, from the next one on), and a configure under way
+        rewrites it: then the build is configured again, one driver at a time, and read again."""
+        api = self.tree / ".cmake" / "api" / "v1"
+        try:
+            return self.read_link_reply(api / "reply")
+        except (OSError, ValueError, KeyError, IndexError, StopIteration):
+            pass
+        api.mkdir(parents=True, exist_ok=True)
+        with open(api / ".checker-nvcc.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            for attempt in range(3):
+                try:
+                    return self.read_link_reply(api / "reply")
+                except (OSError, ValueError, KeyError, IndexError, StopIteration):
+                    if attempt:
+                        time.sleep(1)  # another configure may be writing it
+                log = self.tree / "program-export" / "reconfigure.log"
+                with open(log, "w") as out:
+                    status = subprocess.run(["cmake", str(self.tree)], stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL).returncode
+                if status != 0:
+                    print(log.read_text(errors="replace")[-3000:], file=self.err)
+                    print(f"checker/nvcc: configuring {self.tree} again failed (log: {log})", file=self.err)
+                    raise Failed(2)
+        print(f"checker/nvcc: {self.tree} says nothing of how to link a program (CMake's file API, "
+              ".cmake/api/v1/reply): configure it again (cmake --fresh)", file=self.err)
+        raise Failed(2)
+
+    def read_link_reply(self, reply):
         index = json.loads(max(reply.glob("index-*.json")).read_text(encoding="utf-8"))
         responses = index["reply"]["client-puzzles-nvcc"]["query.json"]["responses"]
         codemodel = json.loads((reply / responses[0]["jsonFile"]).read_text(encoding="utf-8"))
