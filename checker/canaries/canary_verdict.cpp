@@ -7,7 +7,7 @@
 namespace canaries {
 namespace {
 
-// The clang majors the course is proven with (the clang matrix, docs/dev/runs/2026-11-29-clang-matrix),
+// The clang majors the course is proven with (the clang matrix, docs/dev/runs/2026-11-29-clangs),
 // where each comes from, and whether it is that release's own clang, the one a refusal suggests.
 struct Supported {
   int major;
