@@ -56,8 +56,8 @@ def main(argv):
         return 0
     if inv.verbose:
         driver.say_toolkit()  # first, whatever follows: build systems read these lines
-    for word in inv.unknown_inputs:
-        print(f"checker/nvcc: {word}: checker/nvcc reads .cu, .cpp, .cc, .cxx, .c, .o and .a files",
+    if inv.unknown_inputs:
+        print(f"checker/nvcc: {inv.unknown_inputs[0]}: checker/nvcc reads .cu, .cpp, .cc, .cxx, .c, .o and .a files",
               file=sys.stderr)
         return 2
     if not inv.inputs:

@@ -121,7 +121,7 @@ NOTED_FLAGS = {
     "-keep", "--keep", "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
     "-forward-unknown-to-host-linker", "--forward-unknown-to-host-linker", "-restrict", "--restrict",
     "-src-in-ptx", "--source-in-ptx", "-Wreorder", "-Wext-lambda-captures-this", "-Wdefault-stream-launch",
-    "-Wmissing-launch-bounds", "-Wno-deprecated-gpu-targets", "--no-host-device-initializer-list",
+    "-Wmissing-launch-bounds", "--no-host-device-initializer-list",
     "--no-host-device-move-forward", "-nohdinitlist", "--display-error-number", "-err-no",
     "-pg", "--profile", "-static-global-template-stub=true",
 }
@@ -134,7 +134,7 @@ REFUSED = {
     "--cuda": "C++ output of the CUDA front end",
 }
 # Host-compiler options nvcc passes through without -Xcompiler.
-HOST_PREFIXES = ("-W", "-f", "-pthread", "-fopenmp")
+HOST_PREFIXES = ("-W", "-f", "-pthread")
 
 
 def _split_equals(word):

@@ -88,13 +88,17 @@ class Driver:
         return folder
 
     # --- compile ----------------------------------------------------------------------------
+    def write_wrapper(self, wrapper, source):
+        """The generated file that includes a .cu file as checker/run's programs are (program_cpu.cpp.in);
+        rewritten only when it changes, so that a build tool sees it unchanged."""
+        text = Path(self.tc["wrapper"]).read_text(encoding="utf-8").replace("@SOURCE@", str(source))
+        if not wrapper.exists() or wrapper.read_text(encoding="utf-8") != text:
+            wrapper.write_text(text, encoding="utf-8")
+
     def compile_cu(self, source, output, deps):
         work = self.work_folder(output)
         wrapper = work / "program.cpp"
-        template = Path(self.tc["wrapper"]).read_text(encoding="utf-8")
-        text = template.replace("@SOURCE@", str(source))
-        if not wrapper.exists() or wrapper.read_text(encoding="utf-8") != text:
-            wrapper.write_text(text, encoding="utf-8")
+        self.write_wrapper(wrapper, source)
         preprocessed, rewritten = work / "program.ii", work / "program_ptx.cpp"
         depfile = work / "program.d"
         self.run([*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(),
@@ -105,7 +109,7 @@ class Driver:
         self.run([compile_cu[0], *self.inv.host_options, *compile_cu[1:], *self.std(CU), *self.user_preprocessor(),
                   "-o", output, rewritten])
         if deps and not self.inv.dry_run:
-            self.write_deps(depfile, {str(wrapper): str(source)}, output, deps)
+            self.write_deps(depfile, {str(wrapper): str(source)}, deps)
 
     def compile_host(self, source, kind, output, deps):
         compile_host = list(self.tc["compile_host"])
@@ -120,9 +124,9 @@ class Driver:
         self.run([compile_host[0], *compile_host[1:], *optimize, *self.inv.host_options, *self.std(kind),
                   *self.user_preprocessor(), *dep_words, "-o", output, *language, source])
         if deps and not self.inv.dry_run:
-            self.write_deps(depfile, {}, output, deps)
+            self.write_deps(depfile, {}, deps)
 
-    def write_deps(self, depfile, replace, output, deps):
+    def write_deps(self, depfile, replace, deps):
         """The dependency file the program's build asked for (-MD, -MF, -MT, -MP), from the
         compiler's: the generated wrapper is named as the program's file it includes."""
         text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
@@ -149,8 +153,7 @@ class Driver:
         replace = {}
         if kind == CU:
             wrapper = work / "deps-only.cpp"
-            wrapper.write_text(Path(self.tc["wrapper"]).read_text(encoding="utf-8").replace("@SOURCE@", str(source)),
-                               encoding="utf-8")
+            self.write_wrapper(wrapper, source)
             replace[str(wrapper)] = str(source)
             command = [*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(), wrapper]
         else:
@@ -159,7 +162,7 @@ class Driver:
                        "-x", "c" if kind == C else "c++", source]
         self.run([*command, "-MD", "-MF", depfile, "-MT", default_output, "-o", os.devnull])
         if not self.inv.dry_run:
-            self.write_deps(depfile, replace, default_output, deps)
+            self.write_deps(depfile, replace, deps)
 
     def deps_request(self, source, output):
         inv = self.inv
