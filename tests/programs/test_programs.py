@@ -86,6 +86,28 @@ class Programs(unittest.TestCase):
         self.assertEqual(doc["status"], 1)
         self.assertEqual(done.returncode, 1)
 
+    def test_default_arguments_are_passed_where_a_launch_leaves_them_out(self):
+        done = run("default_arguments.cu", "--json")
+        doc = json.loads(done.stdout)
+        self.assertIn("default arguments: 0 failed expectations", doc["stdout"])
+        self.assertEqual(doc["exit_status"], 0)
+        self.assertEqual(len(doc["launches"]), 8)
+        # A default that names a template parameter is not filled in: the launch says what to pass.
+        with tempfile.TemporaryDirectory() as work:
+            program = Path(work) / "template_default.cu"
+            program.write_text("template <typename T>\n"
+                               "__global__ void set_all(T* out, T value = T(3)) { *out = value; }\n"
+                               "int main() {\n"
+                               "  float* x;\n"
+                               "  cudaMalloc(&x, sizeof(float));\n"
+                               "  set_all<float><<<1, 1>>>(x);\n"
+                               "  return cudaDeviceSynchronize() != cudaSuccess;\n"
+                               "}\n", encoding="utf-8")
+            done = run(str(program), cwd=work)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("a default that names a template parameter is not filled in: pass that argument", done.stderr)
+        self.assertIn("template_default.cu did not compile.", done.stderr)
+
     def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
         done = run("off_by_one.cu")
         self.assertEqual(done.returncode, 1)
@@ -164,6 +186,9 @@ class OnTheGpu(unittest.TestCase):
         self.assertIn("the histogram kernel set its __device__ flag", done.stdout)
         done = run("launch_forms.cu", "-I", "include", "--backend=gpu")
         self.assertIn("0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("default_arguments.cu", "--backend=gpu")
+        self.assertIn("default arguments: 0 failed expectations", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("libcu_headers.cu", "--backend=gpu")
         self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)

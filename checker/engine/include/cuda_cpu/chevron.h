@@ -75,7 +75,9 @@ template <typename... P, typename... A>
 void chevron_launch(ChevronRank<2>, const ChevronSite& site, const ChevronConfig& config, void (*kernel)(P...),
                     A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A),
-                "a <<<...>>> launch must pass as many arguments as the kernel has parameters");
+                "a <<<...>>> launch must pass as many arguments as the kernel has parameters, or leave out "
+                "only parameters whose declaration gives a default (a default that names a template "
+                "parameter is not filled in: pass that argument)");
   [&](P... coerced) {
     void* pointers[] = {static_cast<void*>(&coerced)..., reinterpret_cast<void*>(kernel)};
     launch_at(site, reinterpret_cast<const void*>(kernel),
