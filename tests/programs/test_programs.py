@@ -108,6 +108,12 @@ class Programs(unittest.TestCase):
         self.assertIn("a default that names a template parameter is not filled in: pass that argument", done.stderr)
         self.assertIn("template_default.cu did not compile.", done.stderr)
 
+    def test_the_device_heap_outlives_a_launch(self):
+        done = run("device_heap.cu")
+        self.assertIn("device heap: 0 failed expectations", done.stdout, done.stderr)
+        self.assertIn("10 launches, no findings.", done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+
     def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
         done = run("off_by_one.cu")
         self.assertEqual(done.returncode, 1)
@@ -189,6 +195,9 @@ class OnTheGpu(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("default_arguments.cu", "--backend=gpu")
         self.assertIn("default arguments: 0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("device_heap.cu", "--backend=gpu")
+        self.assertIn("device heap: 0 failed expectations", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("libcu_headers.cu", "--backend=gpu")
         self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "chevron_launch.h"
+#include "device_heap_new.h"
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "ptx/program.h"
@@ -504,6 +505,7 @@ int main(int argc, char** argv) {
   move_shared_alignas(out);
   bind_dynamic_shared(out);
   place_device_variables(out);
+  allocate_news_on_device_heap(out);
   std::string launch_error;
   if (!rewrite_chevron_launches(out, launch_error)) {
     std::cerr << launch_error << "\n";

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_cpu/chevron.h"
+#include "cuda_cpu/device_heap.h"
 #include "cuda_cpu/device_functions.h"
 #include "cuda_cpu/inline_ptx.h"
 #include "cuda_cpu/runtime_hooks.h"

@@ -21,6 +21,7 @@
 #include "cuda_cpu/host_launch.h"
 #include "device_arena.h"
 #include "device_globals.h"
+#include "device_heap.h"
 #include "grid_runner.h"
 #include "seconds_text.h"
 #include "source_lines.h"
@@ -295,6 +296,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
   if (pipe(pipe_fds) != 0) throw Error("cannot create a pipe: " + std::string(std::strerror(errno)));
   std::fflush(nullptr);  // or the child would print the parent's buffered output again
   DeviceGlobals globals;
+  prepare_device_heap();  // before the fork: the child allocates where we and later children see it
   const double limit = plan.options.timeout_seconds * time_limit_scale();
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
