@@ -351,6 +351,7 @@ class Launches {
 }  // namespace
 
 bool rewrite_chevron_launches(std::string& text, std::string& error) {
-  if (text.find("<<<") == std::string::npos) return true;  // most kernel files: nothing to do
+  // Most kernel files: nothing to do, and then the file is not tokenized.
+  if (!source_tokens::outside_system_headers(text, "<<<", false)) return true;
   return Launches(text, error).run();
 }
