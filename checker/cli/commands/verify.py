@@ -28,6 +28,10 @@ def run(args):
         return 2
     if not all(paths.checker_binary(s["id"], preset.name).exists() for s in all_specs):
         print(style.dim("Some checkers are built for the first time: the first takes a minute or two."))
+    # Every checker first, in parallel where the machine has cores: each run below then finds its
+    # checker built, or builds it again to show what failed (the compiler's messages, as
+    # checker/run pNN shows them).
+    build.build(preset.name, *(s["id"] for s in all_specs), keep_going=True)
     id_width = max(len(s["id"]) for s in all_specs)
     print(f"\n   #  {'puzzle':<{id_width}}  result")
     outcomes = []

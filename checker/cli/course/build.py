@@ -119,16 +119,19 @@ def configure(preset, out=sys.stderr):
     return True
 
 
-def build(preset, target):
-    """Builds one target; returns (exit status, log path). The log keeps everything the build
-    printed: the student sees only the compiler's messages about their file (course.compiler)."""
+def build(preset, *targets, keep_going=False):
+    """Builds the targets, at once as far as the build tool can; returns (exit status, log path).
+    The log keeps everything the build printed: the student sees only the compiler's messages
+    about their file (course.compiler). keep_going: a target that fails does not stop the others
+    (checker/run verify builds every checker first, then reads each one's verdict)."""
     paths.LOGS.mkdir(parents=True, exist_ok=True)
-    log = paths.LOGS / f"{target}.log"
+    log = paths.LOGS / f"{targets[0] if len(targets) == 1 else 'checkers'}.log"
     tree = paths.build_dir(preset)
     if (tree / "build.ninja").exists() and shutil.which("ninja"):
-        command = ["ninja", "-C", str(tree), target]  # what cmake --build runs, one process fewer
+        # What cmake --build runs, one process fewer.
+        command = ["ninja", "-C", str(tree), *(["-k", "0"] if keep_going else []), *targets]
     else:
-        command = ["cmake", "--build", str(tree), "--target", target]
+        command = ["cmake", "--build", str(tree), "--target", *targets]
     # Two ninjas in one build tree (watch mode in one terminal, checker/run in another) would
     # race on its logs: one builds at a time.
     with open(tree / ".course-build.lock", "w") as lock:
