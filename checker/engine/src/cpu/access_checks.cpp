@@ -42,12 +42,12 @@ void AccessChecks::prepare(const GridPlan& plan) {
   }
   if (plan.kernel->instrumented && shared_span_ > 0) {
     std::size_t words = shared_span_ / 4 + 1;
-    shadow_.assign(words, Word{});
-    writer_site_.assign(words, 0);
-    reader_site_.assign(words, 0);
-    written_.assign(words, 0);
-    in_flight_.assign(words, InFlight{});
-    proxy_.assign(words, ProxyWrite{});
+    shadow_.assign(words);
+    writer_site_.assign(words);
+    reader_site_.assign(words);
+    written_.assign(words);
+    in_flight_.assign(words);
+    proxy_.assign(words);
   }
   fast_path.shared_lo = shared_lo_;
   const bool tail = plan.kernel->dynamic_shared && dynamic_usable_ < dynamic_capacity_;

@@ -13,6 +13,7 @@
 #include "device_arena.h"
 #include "grid_plan.h"
 #include "memory_profile.h"
+#include "zeroed_array.h"
 
 namespace engine::cpu {
 
@@ -238,14 +239,14 @@ class AccessChecks {
   std::vector<Region> regions_;
   std::uintptr_t dynamic_begin_ = 0, dynamic_capacity_ = 0, dynamic_usable_ = 0;
   std::uintptr_t shared_lo_ = 0, shared_span_ = 0;
-  std::vector<Word> shadow_;
-  std::vector<Site> writer_site_, reader_site_;
-  std::vector<ProxyWrite> proxy_;
+  ZeroedArray<Word> shadow_;
+  ZeroedArray<Site> writer_site_, reader_site_;
+  ZeroedArray<ProxyWrite> proxy_;
   std::vector<std::uint8_t> proxy_reported_;  // per word, this block: a proxy_fence finding was made
   // Per shared word, since the block started: bit k set once byte k was written (by the
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
-  std::vector<std::uint8_t> written_;
+  ZeroedArray<std::uint8_t> written_;
   // Per shared word, once an asynchronous unit has touched shared memory in this block.
   struct AsyncTag {
     std::uint16_t tma_barrier = 0;   // the writing tensor copy's mbarrier number + 1; 0: none
@@ -260,13 +261,13 @@ class AccessChecks {
     Site site = 0;                   // where the copy or the store was issued
     Site wgmma_site = 0;             // where the wgmma that reads it was issued
   };
-  std::vector<AsyncTag> async_;
+  ZeroedArray<AsyncTag> async_;
   void async_access(std::size_t index, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t);
   void async_finding(Finding::AsyncUse use, std::uintptr_t a, unsigned size, bool write, Site site,
                                   CudaThread& t, unsigned other_thread, Site other_site, unsigned swizzle_written = 0,
                                   unsigned swizzle_read = 0, bool stop = false);
   std::vector<ByteWord> bytes_;  // made when the first narrow access comes
-  std::vector<InFlight> in_flight_;
+  ZeroedArray<InFlight> in_flight_;
   std::size_t in_flight_words_ = 0;
   std::vector<SourceRange> sources_;
   std::size_t async_sources_ = 0;
