@@ -67,8 +67,10 @@ __global__ void placement(int* out) {
 }
 
 int main() {
-  // Before any launch, as CUDA asks: 1 MiB of device heap.
+  // Before any launch, as CUDA asks: 1 MiB of device heap, which CUDA makes its smallest, 4 MiB.
   EXPECT(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);
+  size_t heap = 0;
+  EXPECT(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) == cudaSuccess && heap == (4 << 20));
 
   Counter** slot;
   int* out;
@@ -95,11 +97,11 @@ int main() {
   }
   EXPECT(sums_right);
 
-  // 32 blocks of 64 KiB: the 1 MiB heap holds fewer. Freed, the memory serves again.
+  // 32 blocks of 256 KiB: the 4 MiB heap holds fewer. Freed, the memory serves again.
   char** blocks;
   cudaMallocManaged(&blocks, 32 * sizeof(char*));
   for (int round = 0; round < 2; ++round) {
-    allocate_big<<<1, 32>>>(blocks, 64 << 10);
+    allocate_big<<<1, 32>>>(blocks, 256 << 10);
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     int granted = 0;
     for (int i = 0; i < 32; ++i) granted += blocks[i] != nullptr;

@@ -54,6 +54,9 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
   if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return cudaErrorUnsupportedLimit;
   std::lock_guard<std::mutex> hold(settings_lock);
+  // The device heap is at least 4 MiB: CUDA 13 on an H200 reads back 4 MiB after any smaller
+  // value, and every value from 4 MiB on as set (docs/dev/runs/2026-11-29-h200-2).
+  if (limit == cudaLimitMallocHeapSize && value < (std::size_t{4} << 20)) value = std::size_t{4} << 20;
   limits[limit] = value;
   return cudaSuccess;
 }
