@@ -3,14 +3,7 @@
 // (tests/programs/test_programs.py).
 #include <cstdio>
 
-static int failures = 0;
-#define EXPECT(condition)                                          \
-  do {                                                             \
-    if (!(condition)) {                                            \
-      std::printf("line %d: expected %s\n", __LINE__, #condition); \
-      ++failures;                                                  \
-    }                                                              \
-  } while (0)
+#include "include/expect.cuh"
 
 // Defaults in the definition; the last one a null pointer, as programs often write it.
 __global__ void scale(float* x, int n, float factor = 2.0f, const float* offsets = NULL) {

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <new>
 
-static int failures = 0;
-#define EXPECT(condition)                                          \
-  do {                                                             \
-    if (!(condition)) {                                            \
-      std::printf("line %d: expected %s\n", __LINE__, #condition); \
-      ++failures;                                                  \
-    }                                                              \
-  } while (0)
+#include "include/expect.cuh"
 
 struct Counter {
   __device__ virtual ~Counter() {}

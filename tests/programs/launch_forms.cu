@@ -12,14 +12,7 @@
 
 #include "launch_helpers.cuh"
 
-static int failures = 0;
-#define EXPECT(condition)                                               \
-  do {                                                                  \
-    if (!(condition)) {                                                 \
-      std::printf("line %d: expected %s\n", __LINE__, #condition);      \
-      ++failures;                                                       \
-    }                                                                   \
-  } while (0)
+#include "include/expect.cuh"
 
 __global__ void fill(int* out, int value, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-static int failures = 0;
-#define EXPECT(condition)                                          \
-  do {                                                             \
-    if (!(condition)) {                                            \
-      std::printf("line %d: expected %s\n", __LINE__, #condition); \
-      ++failures;                                                  \
-    }                                                              \
-  } while (0)
+#include "include/expect.cuh"
 
 // Adds one to every element of a pitched 2D array, one thread per element.
 __global__ void add_one(float* rows, std::size_t pitch, int width) {

@@ -80,7 +80,7 @@ class Programs(unittest.TestCase):
         failed = launches[9]
         self.assertEqual(failed["cuda_error"], "cudaErrorAssert")
         self.assertEqual([f["kind"] for f in failed["findings"]], ["assertion"])
-        self.assertEqual(failed["findings"][0]["at"]["line"], 40)
+        self.assertEqual(failed["findings"][0]["at"]["line"], 33)
         self.assertTrue(all(not l["findings"] for l in launches[:9]))
         # Findings and refusals make checker/run fail although the program itself returned 0.
         self.assertEqual(doc["status"], 1)
