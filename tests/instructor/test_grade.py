@@ -11,7 +11,9 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import tarfile
+import time
 import unittest
 import zipfile
 
@@ -207,6 +209,51 @@ class GradeClass(unittest.TestCase):
         self.assertEqual(names, [f"{s}.txt" for s in sorted(self.rows)])
         self.assertIn("Puzzle 1: ", self.detail("dan"))
         self.assertIn("Result: ", self.detail("dan"))
+
+
+class UidBlocks(unittest.TestCase):
+    """As root, each grading run's job slots take a block of uids that no process uses: two runs at
+    once (shards on one machine, or two of these tests) never share a process limit. A fork bomb in
+    the hostile-submissions test once failed a fork of this file's class, graded at the same time
+    with the same uids."""
+
+    class Picks:
+        """A random source that gives the blocks it is told to, in turn."""
+
+        def __init__(self, *blocks):
+            self.blocks = list(blocks)
+
+        def randrange(self, _):
+            return self.blocks.pop(0)
+
+    def test_a_block_with_a_process_in_it_is_passed_over(self):
+        base = grading_sandbox.UID_BASE
+        self.assertEqual(grading_sandbox.free_uid_block(3, {0, base + 2}, self.Picks(0, 5)), base + 5 * 1024)
+        self.assertEqual(grading_sandbox.free_uid_block(3, {0, base + 3}, self.Picks(0, 5)), base)
+
+    def test_a_running_process_takes_its_uid_out_of_reach(self):
+        if os.geteuid() != 0 or not shutil.which("setpriv"):
+            self.skipTest("needs root and setpriv to start a process as another uid")
+        base = grading_sandbox.free_uid_block(3, rng=self.Picks(7))
+        sleeper = subprocess.Popen(["setpriv", f"--reuid={base + 1}", f"--regid={base + 1}", "--clear-groups",
+                                    "sleep", "30"])
+        try:
+            deadline = time.monotonic() + 10
+            while base + 1 not in grading_sandbox.uids_in_use() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertEqual(grading_sandbox.free_uid_block(3, rng=self.Picks(7, 8)), base + 1024)
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+
+    def test_two_sandboxes_at_once_have_no_uid_in_common(self):
+        if os.geteuid() != 0:
+            self.skipTest("as another user every slot is the grader's own uid in a user namespace")
+        first, second = (grading_sandbox.Bubblewrap([], [], 2, bwrap="bwrap") for _ in range(2))
+        uids = [sorted(s._uids.queue) for s in (first, second)]
+        self.assertEqual([len(u) for u in uids], [3, 3])
+        self.assertFalse(set(uids[0]) & set(uids[1]))
+        self.assertTrue(all(u >= grading_sandbox.UID_BASE for u in uids[0] + uids[1]))
 
 
 class ScratchFolders(unittest.TestCase):

@@ -35,6 +35,7 @@ import contextlib
 import math
 import os
 import queue
+import random
 import re
 import shutil
 import subprocess
@@ -67,9 +68,13 @@ class Limits:
 
 
 LIMITS = Limits()
-# As root, each job slot runs as uid UID_BASE + slot: ids no account uses (below the kernel's
-# 2^32 - 1, above every range useradd and subuid hand out).
+# As root, each job slot runs as a uid of its own, from a block of uids above UID_BASE: ids no
+# account uses (below the kernel's 2^32 - 1, above every range useradd and subuid hand out). Each
+# grading run takes a block no process uses, at random (free_uid_block): the process limit counts
+# every process of a uid on the machine, so two runs at once (shards on one machine, or two tests)
+# sharing a uid would let a fork bomb in one fail a classmate's fork in the other.
 UID_BASE = 2_000_000_000
+UID_END = 2**32 - 2  # (uid_t) -1 means "no change" to the kernel
 NOBODY = 65534
 PATH = "/usr/local/bin:/usr/bin:/bin"
 TOOLCHAIN = ["/usr", "/opt"]
@@ -129,8 +134,10 @@ class Bubblewrap:
         self.version = ""
         self.disable_userns = False
         self._uids = queue.Queue()
-        for slot in range(max(1, jobs) + 1):  # + 1: the preflight
-            self._uids.put(UID_BASE + slot if self.root else os.getuid())
+        slots = max(1, jobs) + 1  # + 1: the preflight
+        base = free_uid_block(slots) if self.root else None
+        for slot in range(slots):
+            self._uids.put(base + slot if self.root else os.getuid())
 
     def words(self):
         who = "a uid of its own per job, no capabilities" if self.root else "a user namespace, as nobody"
@@ -260,6 +267,34 @@ class _Slot:
             args += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                      "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
         return args + LIMITS.prlimit(cpu_seconds) + list(command), {"PATH": os.environ.get("PATH", PATH)}
+
+
+def uids_in_use():
+    """The real, effective, saved and file-system uids of every process this machine shows."""
+    used = set()
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            for line in status.read_text(encoding="utf-8", errors="replace").splitlines():
+                if line.startswith("Uid:"):
+                    used.update(int(u) for u in line.split()[1:])
+                    break
+        except (OSError, ValueError):  # a process that ended while we looked
+            continue
+    return used
+
+
+def free_uid_block(count, in_use=None, rng=random):
+    """The first of `count` consecutive uids at or above UID_BASE that no process uses, the block
+    picked at random among blocks of at least 1024: another grading run started at the same moment
+    picks the same block once in about two million."""
+    in_use = uids_in_use() if in_use is None else in_use
+    size = max(1024, count)
+    blocks = (UID_END - UID_BASE) // size
+    for _ in range(1000):
+        base = UID_BASE + rng.randrange(blocks) * size
+        if not any(base <= uid < base + count for uid in in_use):
+            return base
+    raise SandboxUnavailable("every block of uids grading may use has a process in it")
 
 
 def _chown_tree(folder, uid):
