@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+from xml.etree import ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +23,7 @@ from course import run_facts, site_facts, site_pages, speed_blocks, speed_plot  
 
 SPECS = site_pages.load_specs(ROOT / "checker" / "specs")
 GOOD_CSV = (ROOT / run_facts.RUNS / "2026-11-23-h100-2" / "bench.csv").read_text(encoding="utf-8")
+SVG = "{http://www.w3.org/2000/svg}"
 RUN_JSON = {"date": "2026-11-24", "machine": "a GPU", "driver": "1", "cuda": "13.0",
             "command": "checker/run bench", "notes": "a test"}
 
@@ -180,10 +182,72 @@ class PlotSource(unittest.TestCase):
     def test_the_plot_is_readable_at_the_page_width(self):
         svg = (ROOT / "docs" / "img" / "speed.svg").read_text(encoding="utf-8")
         self.assertIn('width="540pt"', svg)  # 7.5 inches
-        self.assertIn("font: 12px", svg.replace("font: 12.0px", "font: 12px"))  # matplotlib writes pt as px
+        self.assertIn("font: 12px", svg)  # the SVG's px are its pt: 12 pt on the page
 
     def test_a_plot_without_its_source(self):
         self.assertEqual(speed_plot.drawn_from("<svg/>"), (None, None))
+
+
+class PlotDrawing(unittest.TestCase):
+    """What the plot shows: each bar as long as its TFLOP/s on its panel's axis, one panel per
+    baseline, every label, and a document that parses, whatever the device's name holds."""
+
+    def draw(self, info=None):
+        root = fake_root(info=info)
+        self.addCleanup(shutil.rmtree, root, ignore_errors=True)
+        run = run_facts.current(run_facts.read_runs(root))
+        out = root / "speed.svg"
+        speed_plot.draw(run, "bench.csv", out)
+        return run, out.read_text(encoding="utf-8")
+
+    def test_every_bar_is_as_long_as_its_tflops(self):
+        run, svg = self.draw()
+        panels = speed_plot.bars(run)
+        tree = ElementTree.fromstring(svg)
+        rects = [r for r in tree.iter(SVG + "rect") if r.get("fill") in (speed_plot.KERNEL_COLOUR,
+                                                                         speed_plot.CUBLAS_COLOUR)]
+        widths = [float(r.get("width")) for r in rects]
+        items = [item for items in panels.values() for item in items]
+        self.assertEqual(len(widths), 2 * len(items))
+        axes = [t.text for t in tree.iter(SVG + "text") if t.text.startswith("TFLOP/s")]
+        self.assertEqual(axes, [f"TFLOP/s (grey: {b}; % of it on each bar)" for b in panels])
+        start = 0
+        for baseline, items in panels.items():
+            # On one panel every bar has the same scale: width / TFLOP/s is one number.
+            scales = []
+            for i, (_, kernel, cublas, _) in enumerate(items):
+                cublas_width, kernel_width = widths[start + 2 * i], widths[start + 2 * i + 1]
+                scales += [cublas_width / cublas, kernel_width / kernel]
+            self.assertLess(max(scales) - min(scales), 0.01 * min(scales), baseline)
+            start += 2 * len(items)
+
+    def test_every_label_and_percent_is_written(self):
+        run, svg = self.draw()
+        texts = [t.text for t in ElementTree.fromstring(svg).iter(SVG + "text")]
+        for items in speed_plot.bars(run).values():
+            for label, _, _, percent in items:
+                self.assertIn(label, texts)
+                self.assertIn(percent, texts)
+
+    def test_the_axis_reaches_past_the_longest_bar(self):
+        for largest in (0.07, 0.5, 2.386, 26.8, 51.476, 100, 650, 999, 1000):
+            with self.subTest(largest=largest):
+                ticks = speed_plot.ticks(largest)
+                self.assertEqual(ticks[0], 0)
+                self.assertGreaterEqual(ticks[-1], largest)
+                self.assertLessEqual(len(ticks), 8)
+                self.assertGreaterEqual(len(ticks), 3)
+
+    def test_a_device_name_with_markup_characters_stays_text(self):
+        info = dict(RUN_JSON)
+        csv = GOOD_CSV.replace("NVIDIA", "R&D <lab>")
+        root = fake_root(csv_text=csv, info=info)
+        self.addCleanup(shutil.rmtree, root, ignore_errors=True)
+        run = run_facts.current(run_facts.read_runs(root))
+        out = root / "speed.svg"
+        speed_plot.draw(run, "bench.csv", out)
+        title = ElementTree.fromstring(out.read_text(encoding="utf-8")).find(SVG + "text").text
+        self.assertTrue(title.startswith("R&D <lab>"), title)
 
 
 if __name__ == "__main__":

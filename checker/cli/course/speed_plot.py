@@ -7,11 +7,15 @@ kernel's % of cuBLAS written on it, rounded as every figure is (run_facts.figure
 a 7.5-inch-wide figure, the width of a page of the site, so that it reads at the size of the page's
 text.
 
-The SVG records the CSV it was drawn from and the CSV's SHA-256 (its <dc:source> and
-<dc:identifier>), so that a test can tell a stale plot without matplotlib (drawn_from()).
+The SVG is written here, with the standard library: a bar chart needs rectangles, lines and text,
+and a plotting library would be the course's heaviest dependency. It records the CSV it was drawn
+from and the CSV's SHA-256 (its <dc:source> and <dc:identifier>), so that a test can tell a stale
+plot (drawn_from()). The same CSV always gives the same file.
 """
 import hashlib
+import math
 import re
+from xml.sax.saxutils import escape
 
 from course import run_facts
 
@@ -19,6 +23,16 @@ WIDTH_INCHES = 7.5
 FONT_POINTS = 12
 KERNEL_COLOUR = "#1f5fa8"
 CUBLAS_COLOUR = "#c8c8c8"
+AXIS_COLOUR = "#444444"
+TITLE = "Reference solutions against cuBLAS"
+
+# The layout, in points (the SVG's user units).
+WIDTH = 72 * WIDTH_INCHES
+ROW = 30.0                 # one kernel: its cuBLAS bar is 0.8 of it, its own 0.5
+CHAR = 0.6 * FONT_POINTS   # a generous average width of a character of a sans-serif font
+MARGIN = 8.0
+PERCENT_ROOM = 7 * CHAR    # right of the widest bar, for the text " 100 %" at its end
+AXIS_ROOM = 2.9 * FONT_POINTS  # under a panel: tick labels and the axis title
 
 
 def digest(csv_file):
@@ -52,34 +66,102 @@ def bars(run):
     return panels
 
 
-def draw(run, csv_name, svg_path):
-    """Draw the plot to svg_path; ImportError without matplotlib."""
-    import matplotlib
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
+def ticks(largest):
+    """Round tick values from 0 to at least `largest`: steps of 1, 2 or 5 times a power of ten,
+    at most eight of them."""
+    if largest <= 0:
+        return [0.0, 1.0]
+    for power in range(math.floor(math.log10(largest)) - 1, math.floor(math.log10(largest)) + 2):
+        for unit in (1, 2, 5):
+            step = unit * 10.0 ** power
+            if math.ceil(largest / step) <= 7:
+                return [i * step for i in range(math.ceil(largest / step) + 1)]
+    raise AssertionError("a step of ten times the largest value always fits")
 
+
+def number(value):
+    """A coordinate or a tick label: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+class Svg:
+    def __init__(self):
+        self.parts = []
+
+    def rect(self, x, y, width, height, colour):
+        self.parts.append(f'<rect x="{number(x)}" y="{number(y)}" width="{number(width)}" '
+                          f'height="{number(height)}" fill="{colour}"/>')
+
+    def line(self, x1, y1, x2, y2):
+        self.parts.append(f'<line x1="{number(x1)}" y1="{number(y1)}" x2="{number(x2)}" y2="{number(y2)}" '
+                          f'stroke="{AXIS_COLOUR}" stroke-width="0.8"/>')
+
+    def text(self, x, y, words, anchor="start"):
+        # y is the text's middle: dominant-baseline centres it, as a bar's label must be.
+        self.parts.append(f'<text x="{number(x)}" y="{number(y)}" text-anchor="{anchor}">{escape(words)}</text>')
+
+
+def panel(svg, top, left, right, baseline, items):
+    """One baseline's bars, its x axis under them; returns the height it took."""
+    scale = ticks(max(max(k, c) for _, k, c, _ in items))
+    to_x = lambda value: left + (right - left) * value / scale[-1]  # noqa: E731
+    for i, (label, kernel, cublas, percent) in enumerate(items):
+        middle = top + ROW * (i + 0.5)
+        svg.rect(left, middle - 0.4 * ROW, to_x(cublas) - left, 0.8 * ROW, CUBLAS_COLOUR)
+        svg.rect(left, middle - 0.25 * ROW, to_x(kernel) - left, 0.5 * ROW, KERNEL_COLOUR)
+        svg.text(to_x(kernel) + CHAR / 2, middle, percent)
+        svg.text(left - CHAR, middle, label, "end")
+    bottom = top + ROW * len(items)
+    svg.line(left, top, left, bottom)
+    svg.line(left, bottom, right, bottom)
+    for value in scale:
+        svg.line(to_x(value), bottom, to_x(value), bottom + 4)
+        svg.text(to_x(value), bottom + 4 + 0.75 * FONT_POINTS, number(value), "middle")
+    svg.text((left + right) / 2, bottom + 2.2 * FONT_POINTS, f"TFLOP/s (grey: {baseline}; % of it on each bar)",
+             "middle")
+    return bottom + AXIS_ROOM - top
+
+
+def render(panels, title, source, identifier):
+    """The whole SVG document, as text."""
+    labels = [label for items in panels.values() for label, _, _, _ in items]
+    left = MARGIN + CHAR * (max(len(label) for label in labels) + 1)
+    right = WIDTH - MARGIN - PERCENT_ROOM
+    svg = Svg()
+    svg.text(WIDTH / 2, MARGIN + FONT_POINTS, title, "middle")
+    top = MARGIN + 2.5 * FONT_POINTS
+    for baseline, items in panels.items():
+        top += panel(svg, top, left, right, baseline, items) + FONT_POINTS
+    height = top + MARGIN
+    return "\n".join([
+        '<?xml version="1.0" encoding="utf-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{number(WIDTH)}pt" height="{number(height)}pt" '
+        f'viewBox="0 0 {number(WIDTH)} {number(height)}" version="1.1">',
+        f" <title>{escape(TITLE)}</title>",
+        " <metadata>",
+        '  <rdf:RDF xmlns:dc="http://purl.org/dc/elements/1.1/" '
+        'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+        "   <rdf:Description>",
+        f"    <dc:title>{escape(TITLE)}</dc:title>",
+        "    <dc:format>image/svg+xml</dc:format>",
+        f"    <dc:identifier>{escape(identifier)}</dc:identifier>",
+        f"    <dc:source>{escape(source)}</dc:source>",
+        "   </rdf:Description>",
+        "  </rdf:RDF>",
+        " </metadata>",
+        f' <style>text {{ font: {FONT_POINTS}px sans-serif; fill: #000000; dominant-baseline: central }}</style>',
+        f' <rect width="{number(WIDTH)}" height="{number(height)}" fill="#ffffff"/>',
+        *(" " + part for part in svg.parts),
+        "</svg>",
+        ""])
+
+
+def draw(run, csv_name, svg_path):
+    """Draw the plot to svg_path; ValueError when the run has no kernel to draw."""
     panels = bars(run)
     if not panels:
         raise ValueError(f"{csv_name} has no kernel rows to draw")
-    plt.rcParams.update({"font.size": FONT_POINTS, "svg.fonttype": "none",  # text stays text
-                         "svg.hashsalt": "speed"})  # fixed ids: the same CSV gives the same file
-    counts = [len(v) for v in panels.values()]
-    figure, axes = plt.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": counts},
-                                figsize=(WIDTH_INCHES, 1.3 + 0.42 * sum(counts) + 0.9 * len(panels)))
-    for ax, (baseline, items) in zip(axes[:, 0], panels.items()):
-        ys = list(range(len(items)))[::-1]
-        ax.barh(ys, [c for _, _, c, _ in items], height=0.8, color=CUBLAS_COLOUR, label=baseline)
-        ax.barh(ys, [k for _, k, _, _ in items], height=0.5, color=KERNEL_COLOUR, label="reference solution")
-        for y, (_, kernel, _, percent) in zip(ys, items):
-            ax.text(kernel, y, f" {percent}", va="center", ha="left", fontsize=FONT_POINTS)
-        ax.set_yticks(ys, [label for label, _, _, _ in items])
-        ax.set_xlabel(f"TFLOP/s (grey: {baseline}; % of it on each bar)")
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.margins(x=0.02)
-    axes[0, 0].set_title(f"{run.device}, {run.date}", fontsize=FONT_POINTS)
-    figure.tight_layout()
+    text = render(panels, f"{run.device}, {run.date}", csv_name, digest(run.folder / "bench.csv"))
     svg_path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(svg_path, metadata={"Date": None, "Creator": None, "Source": csv_name,
-                                       "Identifier": digest(run.folder / "bench.csv"),
-                                       "Title": "Reference solutions against cuBLAS"})
-    plt.close(figure)
+    svg_path.write_text(text, encoding="utf-8")
