@@ -142,11 +142,12 @@ function(add_kernel_library name)
     VERBATIM)
 
   # Two archives, the CPU build and the GPU build of the file, each with its symbols renamed
-  # apart (localize_kernel_symbols.cmake): both define the kernel's own names.
+  # apart as it is compiled (ptx_rewrite --localize-symbols, tools/localize_symbols.cpp): both
+  # define the kernel's own names, and so does every other kernel file.
   add_library(${name}_cpu STATIC "${rewritten}")
   set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
   target_link_libraries(${name}_cpu PUBLIC engine)
-  _kernel_library_localize(${name}_cpu cpu_${LIBRARY_ID})
+  _kernel_library_localize(${name}_cpu CXX "${rewrite}" cpu_${LIBRARY_ID})
   add_library(${name} INTERFACE)
   target_include_directories(${name} INTERFACE "${gen}")
   target_link_libraries(${name} INTERFACE engine_headers ${name}_cpu)
@@ -164,7 +165,8 @@ function(add_kernel_library name)
       set_target_properties(${name}_gpu PROPERTIES CUDA_ARCHITECTURES "${gpu_architectures}")
     endif()
     target_link_libraries(${name}_gpu PUBLIC engine)
-    _kernel_library_localize(${name}_gpu gpu_${LIBRARY_ID})
+    _kernel_library_localize(${name}_gpu CUDA "${rewrite}" gpu_${LIBRARY_ID})
+    add_dependencies(${name}_gpu ${name}_cpu)  # whose build makes the tool first
     target_link_libraries(${name} INTERFACE ${name}_gpu)
   endif()
 endfunction()
@@ -198,13 +200,13 @@ function(kernel_cpu_flags out instrument)
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 
-# Renames, once the archive is made, every symbol it defines except its exports.
-function(_kernel_library_localize target suffix)
-  add_custom_command(TARGET ${target} POST_BUILD
-    COMMAND "${CMAKE_COMMAND}" "-DARCHIVE=$<TARGET_FILE:${target}>" -DSUFFIX=${suffix}
-            "-DNM=${CMAKE_NM}" "-DOBJCOPY=${CMAKE_OBJCOPY}"
-            -P "${KERNEL_TARGETS_DIR}/localize_kernel_symbols.cmake"
-    VERBATIM)
+# Compiles the target's sources through `tool --localize-symbols`, which runs the compiler and
+# then renames every symbol the object defines except its exports, in the compile step itself
+# (a step after archiving that listed and renamed the symbols with cmake -P, nm and objcopy took
+# a quarter of a kernel file's build).
+function(_kernel_library_localize target language tool suffix)
+  set_target_properties(${target} PROPERTIES
+    ${language}_COMPILER_LAUNCHER "$<TARGET_FILE:${tool}>;--localize-symbols;${suffix};--")
 endfunction()
 
 # The build's GPU architectures that reach `min` (80, or 90a for Hopper-only instructions):

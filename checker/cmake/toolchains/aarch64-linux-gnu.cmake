@@ -16,8 +16,7 @@ set(CMAKE_CXX_COMPILER_TARGET ${PUZZLES_TARGET_TRIPLE})
 set(CMAKE_LIBRARY_ARCHITECTURE ${PUZZLES_TARGET_TRIPLE})
 set(CMAKE_EXE_LINKER_FLAGS_INIT -fuse-ld=lld)
 
-# The symbol renaming of kernel libraries (localize_kernel_symbols.cmake) rewrites arm64
-# archives: LLVM's tools handle every target, this machine's binutils do not.
+# LLVM's archiver, nm and objcopy handle arm64 objects; this machine's binutils do not.
 find_program(CMAKE_NM NAMES llvm-nm REQUIRED)
 find_program(CMAKE_OBJCOPY NAMES llvm-objcopy REQUIRED)
 find_program(CMAKE_AR NAMES llvm-ar REQUIRED)

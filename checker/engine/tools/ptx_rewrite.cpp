@@ -12,6 +12,7 @@
 //
 //   ptx_rewrite <preprocessed input> <output>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -22,6 +23,7 @@
 #include "device_heap_new.h"
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
+#include "localize_symbols.h"
 #include "ptx/program.h"
 #include "shared_alignment.h"
 
@@ -488,8 +490,12 @@ class Rewriter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The kernel build's other step on the build machine: its compile, with the object's symbols
+  // renamed apart from every other kernel library's (localize_symbols.cpp).
+  if (argc >= 2 && std::strcmp(argv[1], "--localize-symbols") == 0) return localize::compile_then_localize(argc, argv);
   if (argc != 3) {
-    std::cerr << "usage: ptx_rewrite <preprocessed input> <output>\n";
+    std::cerr << "usage: ptx_rewrite <preprocessed input> <output>\n"
+                 "       ptx_rewrite --localize-symbols SUFFIX -- COMPILER ARGS...\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);

@@ -54,7 +54,7 @@ bool tls_offset(Dwarf_Die* variable, std::size_t& offset) {
 // [<discriminator>] (Itanium C++ ABI, 5.1.6): _ZZ6kernelPfE4tile, and _ZZ6kernelPfE4tile_0
 // for a second "tile" of the same function. `occurrence` counts the variables of that name
 // met before in the function. Of the kernel libraries that define that name, the kernel's is
-// the one whose renaming suffix (localize_kernel_symbols.cmake) the kernel's own symbol has.
+// the one whose renaming suffix (tools/localize_symbols.cpp) the kernel's own symbol has.
 bool tls_offset_from_symbol(const std::string& function, const char* name, int occurrence,
                             const std::string& suffix, std::size_t& offset) {
   if (function.empty() || name == nullptr) return false;
