@@ -25,6 +25,15 @@ if(CMAKE_SYSROOT)
   list(APPEND KERNEL_TARGET_FLAGS "${CMAKE_CXX_COMPILE_OPTIONS_SYSROOT}${CMAKE_SYSROOT}")
 endif()
 
+# Archives are indexed as they are written (ar's "s"), with no ranlib run after: one process
+# less for each kernel library, and every edit of a puzzle rebuilds one. This holds for every
+# static library of the project that includes this file.
+foreach(language C CXX CUDA)
+  set(CMAKE_${language}_ARCHIVE_CREATE "<CMAKE_AR> qcs <TARGET> <LINK_FLAGS> <OBJECTS>")
+  set(CMAKE_${language}_ARCHIVE_APPEND "<CMAKE_AR> qs <TARGET> <LINK_FLAGS> <OBJECTS>")
+  set(CMAKE_${language}_ARCHIVE_FINISH "")
+endforeach()
+
 # The preprocessing step's own flags: it tells the kernel shim that ptx_rewrite runs next
 # (cuda_cpu/kernel_shim.h: __noinline__ is left to it).
 set(KERNEL_PREPROCESS_FLAGS -DCUDA_CPU_PTX_REWRITE_FOLLOWS)
