@@ -10,22 +10,12 @@
 #include <utility>
 #include <vector>
 
+#include "kernel_target_flags.h"
 #include "process.h"
 
 namespace {
 
-// The target the CPU build compiles kernels for, when it is not this machine's (a
-// cross build): KERNEL_TARGET_FLAGS, a CMake list.
-std::vector<std::string> target_flags() {
-  std::vector<std::string> flags;
-  std::string list = KERNEL_TARGET_FLAGS;
-  for (std::size_t begin = 0, end; begin < list.size(); begin = end + 1) {
-    end = list.find(';', begin);
-    if (end == std::string::npos) end = list.size();
-    if (end > begin) flags.push_back(list.substr(begin, end - begin));
-  }
-  return flags;
-}
+using test_support::kernel_target_flags;
 
 test_support::ProcessResult compile(const std::string& name, const std::string& source,
                                     const std::string& compiler = KERNEL_CXX,
@@ -36,7 +26,7 @@ test_support::ProcessResult compile(const std::string& name, const std::string& 
                                    "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat", "-I" ENGINE_INCLUDE_DIR,
                                    "-include", "cuda_cpu/kernel_shim.h"};
   if (compiler == KERNEL_CXX) {
-    const std::vector<std::string> target = target_flags();
+    const std::vector<std::string> target = kernel_target_flags();
     args.insert(args.end(), target.begin(), target.end());
   }
   args.insert(args.end(), extra.begin(), extra.end());
@@ -64,7 +54,7 @@ test_support::ProcessResult compile_rewritten(const std::string& name, const std
   const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
   std::ofstream(base + ".cu") << source;
   // The cross target is clang's (--target=...); g++ checks the forms for this machine.
-  const std::vector<std::string> target = compiler == KERNEL_CXX ? target_flags() : std::vector<std::string>{};
+  const std::vector<std::string> target = compiler == KERNEL_CXX ? kernel_target_flags() : std::vector<std::string>{};
   std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR "/cuda_cpu/compat",
                                    "-I" ENGINE_INCLUDE_DIR, "-include", "cuda_cpu/kernel_shim.h"};
   args.insert(args.end(), target.begin(), target.end());

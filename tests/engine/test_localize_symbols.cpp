@@ -8,20 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "kernel_target_flags.h"
 #include "process.h"
 
 namespace {
 
-std::vector<std::string> target_flags() {  // KERNEL_TARGET_FLAGS, a CMake list (a cross build)
-  std::vector<std::string> flags;
-  std::string list = KERNEL_TARGET_FLAGS;
-  for (std::size_t begin = 0, end; begin < list.size(); begin = end + 1) {
-    end = list.find(';', begin);
-    if (end == std::string::npos) end = list.size();
-    if (end > begin) flags.push_back(list.substr(begin, end - begin));
-  }
-  return flags;
-}
+using test_support::kernel_target_flags;
 
 std::string path(const std::string& name) { return std::string(TEST_PROGRAM_DIR) + "/localize_" + name; }
 
@@ -37,7 +29,7 @@ test_support::ProcessResult compile_localized(const std::string& name, const std
                                               const std::string& source) {
   std::ofstream(path(name + ".cpp")) << source;
   std::vector<std::string> args = {"--localize-symbols", suffix, "--", KERNEL_CXX};
-  for (const std::string& f : target_flags()) args.push_back(f);
+  for (const std::string& f : kernel_target_flags()) args.push_back(f);
   for (const char* a : {"-std=c++17", "-O0", "-c"}) args.push_back(a);
   args.push_back(path(name + ".cpp"));
   args.push_back("-o");
@@ -55,20 +47,20 @@ TEST_CASE("localize-symbols: two objects defining the same names link, each keep
   std::ofstream(path("main.cpp")) << "#include <cstdio>\n"
                                      "namespace kernels { int first(); int second(); }\n"
                                      "int main() { std::printf(\"%d %d\\n\", kernels::first(), kernels::second()); }\n";
-  std::vector<std::string> link = target_flags();
+  std::vector<std::string> link = kernel_target_flags();
   for (const std::string& a : {path("main.cpp"), path("first.o"), path("second.o"), std::string("-o"), path("program")})
     link.push_back(a);
   test_support::ProcessResult linked = test_support::run_program(KERNEL_CXX, link);
   INFO(linked.output);
   REQUIRE(linked.exit_status == 0);
-  if (!target_flags().empty()) return;  // a cross build: the program is not this machine's
+  if (!kernel_target_flags().empty()) return;  // a cross build: the program is not this machine's
   test_support::ProcessResult ran = test_support::run_program(path("program"), {});
   // Each library calls its own helper, and counts with its own static: renamed apart, the
   // inline function's copies (one COMDAT group each) are not merged into one.
   CHECK(ran.output == "111 211\n");
 
   // Without the renaming the same two files do not link: the test above depends on it.
-  std::vector<std::string> plain = target_flags();
+  std::vector<std::string> plain = kernel_target_flags();
   for (const std::string& a : {std::string("-std=c++17"), path("first.cpp"), path("second.cpp"), path("main.cpp"),
                                std::string("-o"), path("plain")})
     plain.push_back(a);
