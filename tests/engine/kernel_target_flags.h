@@ -2,6 +2,7 @@
 // KERNEL_TARGET_FLAGS, a CMake list that tests/CMakeLists.txt defines for engine_tests.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
