@@ -111,3 +111,10 @@ __global__ void same_half_race(float* out) {
   __syncthreads();
   out[threadIdx.x] = __half2float(halves[threadIdx.x / 2]);
 }
+
+// Every thread of every block reads a shared word that no thread wrote: one finding per thread,
+// made by every worker at once.
+__global__ void every_thread_reads_unwritten(float* out) {
+  __shared__ float never_written[256];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = never_written[threadIdx.x];
+}

@@ -3,6 +3,7 @@
 // exactly, the two backends must agree bit for bit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -499,6 +500,31 @@ TEST_CASE("cpu: a float4 SGEMM with its first barrier removed yields the race at
     INFO("at " << f->at.file << ":" << f->at.line << ", other " << f->other_at.file << ":" << f->other_at.line);
     CHECK(f->at.file.find("feature_kernels.cu") != std::string::npos);
     CHECK(f->other_at.file.find("feature_kernels.cu") != std::string::npos);
+  }
+}
+
+TEST_CASE("cpu: a finding every thread of every block makes is counted once each, and the first four in (block, "
+          "thread) order are kept, in every order") {
+  // Every worker reports at once, most findings past the kept ones: the lock-free rejection
+  // (LaunchReport::add) must neither lose a count nor keep a later finding.
+  auto be = cpu_backend();
+  const unsigned blocks = 96, threads = 256;
+  DeviceArray<float> out(*be, blocks * threads, "out");
+  auto reads = kernel<void(float*)>(m::cpu_every_thread_reads_unwritten, m::gpu_every_thread_reads_unwritten);
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    LaunchResult r = engine::launch(*be, reads, LaunchConfig{blocks, threads}, options, out.get());
+    CHECK(r.total(FindingKind::uninitialized_shared) == blocks * threads);
+    std::vector<unsigned> kept_threads;
+    for (const auto& finding : r.findings) {
+      if (finding.kind != FindingKind::uninitialized_shared) continue;
+      CHECK(finding.where.block.x == 0);
+      kept_threads.push_back(finding.where.thread.x);
+    }
+    std::sort(kept_threads.begin(), kept_threads.end());
+    CHECK(kept_threads == std::vector<unsigned>{0, 1, 2, 3});
   }
 }
 

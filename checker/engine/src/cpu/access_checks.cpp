@@ -253,7 +253,7 @@ void AccessChecks::out_of_bounds(std::uintptr_t a, unsigned size, bool write, Si
   f.byte_offset = static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b.begin);
   f.access_size = size;
   fill_site(f, site, false);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
   throw ThreadAborted{};  // never let the access happen
 }
 
@@ -269,7 +269,7 @@ void AccessChecks::shared_out_of_bounds(const Region& r, std::uintptr_t a, unsig
   f.byte_offset = static_cast<std::int64_t>(a - r.begin);
   f.access_size = size;
   fill_site(f, site, false);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
   throw ThreadAborted{};
 }
 
@@ -288,7 +288,7 @@ void AccessChecks::misaligned(std::uintptr_t a, unsigned size, bool write, Site 
     f.access_size = size;
   }
   fill_site(f, site, false);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
   throw ThreadAborted{};  // the GPU stops with "misaligned address"
 }
 
@@ -304,7 +304,7 @@ void AccessChecks::report_race(std::uintptr_t a, unsigned size, bool write, Site
   f.other_thread = other - 1u;
   f.other_is_write = other_write;
   fill_site(f, other_site, true);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
 }
 
 // A read of shared memory that no thread of the block has written since the block started:
@@ -319,7 +319,7 @@ void AccessChecks::report_unwritten(std::size_t i, std::uintptr_t a, unsigned si
   f.thread = t.linear;
   fill_shared_place(f, shared_lo_ + i * 4 > a ? shared_lo_ + i * 4 : a, size);
   fill_site(f, site, false);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
 }
 
 void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site,
@@ -337,7 +337,7 @@ void AccessChecks::report_in_flight(std::size_t i, std::uintptr_t a, unsigned si
   fill_site(f, site, false);
   f.other_thread = w.issuer - 1u;
   fill_site(f, w.site, true);
-  plan_->report->add(f);
+  plan_->report->add(f, worker_->index());
 }
 
 void AccessChecks::copy_issued(const PendingCopy& c, CudaThread& t) {
@@ -415,7 +415,7 @@ void AccessChecks::source_write(std::uintptr_t a, unsigned size, Site site, Cuda
     fill_site(f, site, false);
     f.other_thread = s.issuer - 1u;
     fill_site(f, s.site, true);
-    plan_->report->add(f);
+    plan_->report->add(f, worker_->index());
     return;
   }
 }
@@ -440,7 +440,7 @@ void AccessChecks::async_finding(Finding::AsyncUse use, std::uintptr_t a, unsign
   if (stop) {
     worker_->stop_grid_with(f);  // the data would be garbage from here on
   }
-  plan_->report->add(f);  // a race: reported, and the thread goes on
+  plan_->report->add(f, worker_->index());  // a race: reported, and the thread goes on
 }
 
 // A thread's own load or store of a word an asynchronous unit touches.
@@ -601,7 +601,7 @@ void AccessChecks::proxy_read(std::uintptr_t a, unsigned size, Finding::ProxyRea
     f.other_thread = w.writer - 1u;
     f.other_is_write = 1;
     fill_site(f, w.site, true);
-    plan_->report->add(f);
+    plan_->report->add(f, worker_->index());
   }
 }
 
@@ -643,7 +643,7 @@ void AccessChecks::accumulator_access(std::uintptr_t a, unsigned size, bool writ
     fill_site(f, r.site, true);
     // Once per wgmma: the thread goes on with the values the engine wrote at the issue.
     t.accumulators.erase(t.accumulators.begin() + static_cast<std::ptrdiff_t>(i));
-    plan_->report->add(f);
+    plan_->report->add(f, worker_->index());
     return;
   }
 }

@@ -289,7 +289,7 @@ void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& repor
 LaunchResult launch_isolated(GridPlan& plan) {
   SharedReport shared;
   LaunchReport* report = shared.get();
-  report->findings_per_kind = plan.options.findings_per_kind;
+  report->start_findings(plan.options.findings_per_kind);
   plan.report = report;
 
   int pipe_fds[2];
@@ -380,7 +380,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
     other_pcs.push_back(report->findings[i].other_pc);
   }
   attach_wait_sites(result.findings, *report, plan.kernel->source);
-  for (std::size_t k = 0; k < kFindingKinds; ++k) result.totals[k] = report->totals[k];
+  for (std::size_t k = 0; k < kFindingKinds; ++k) result.totals[k] = report->total(static_cast<FindingKind>(k));
 
   int crash = report->crash_signal.load();
   bool exited_normally = WIFEXITED(status) && WEXITSTATUS(status) == 0;

@@ -109,7 +109,7 @@ extern "C" void __assert_fail(const char* expression, const char* file, unsigned
     f.line = line;
     f.file = file;
     std::snprintf(f.detail, sizeof f.detail, "assert(%s) failed", expression);
-    current_worker->plan().report->add(f);
+    current_worker->plan().report->add(f, current_worker->index());
     current_worker->plan().report->stop.store(1);
     std::fflush(nullptr);
     _exit(0);

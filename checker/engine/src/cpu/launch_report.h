@@ -122,12 +122,23 @@ struct alignas(64) WorkerHeartbeat {
   std::atomic<std::uint32_t> busy;  // 1 while a block runs
 };
 
+// How many findings of each kind one worker made: its own cache line(s), so that workers finding
+// millions (a race in a loop) never write a line another worker writes.
+struct alignas(64) WorkerFindingTotals {
+  std::uint64_t of_kind[kFindingKinds];
+};
+
 struct LaunchReport {
   std::atomic_flag lock;
   unsigned findings_per_kind;
-  std::uint64_t totals[kFindingKinds];
-  std::uint32_t kept;
+  WorkerFindingTotals totals[kMaxWorkers];
+  std::uint32_t kept;  // under lock
   RawFinding findings[kMaxKeptFindings];
+  // Per kind, the (block, thread) key (finding_key) above which a finding cannot be kept: that
+  // of the kind's last kept finding once no more of the kind can be added, else the largest
+  // key. It only ever falls, so a worker that reads it without the lock rejects such findings
+  // correctly even from a stale value, and leaves the rest to the locked path.
+  std::atomic<std::uint64_t> keep_below_or_at[kFindingKinds];
 
   std::atomic<int> stop;  // set when a finding stops the whole grid
   std::atomic<std::uint64_t> barrier_waits;
@@ -159,7 +170,12 @@ struct LaunchReport {
   std::uint32_t tensor_edge_lines, tensor_edges_truncated;  // under lock
   RawTensorEdgeLine tensor_edges[kMaxTensorEdgeLines];
 
-  void add(const RawFinding& f);
+  // Sets what add() reads; before the workers start.
+  void start_findings(unsigned per_kind);
+  // Counts f against `worker` and keeps it if it is among the first findings_per_kind of its
+  // kind in (block, thread) order (RawFinding::before).
+  void add(const RawFinding& f, unsigned worker);
+  std::uint64_t total(FindingKind kind) const;
 
   // Text made while the kernel runs (the PTX instruction a finding names): copied here, in
   // the mapping both processes share, so the parent reads it at the same address.

@@ -262,7 +262,7 @@ unsigned Worker::active_mask() const {
 }
 
 void Worker::stop_grid_with(RawFinding& f) {
-  plan_.report->add(f);
+  plan_.report->add(f, index_);
   plan_.report->stop.store(1);
   throw ThreadAborted{};
 }
@@ -510,7 +510,7 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     if (first) f.thread = t.linear, first = false;
     add_to_group(t);
   }
-  plan_.report->add(f);
+  plan_.report->add(f, index_);
 }
 
 void Worker::block_current(const WaitReason& why) {
@@ -706,7 +706,7 @@ void Worker::record_deadlock() {
     if (group->count < kGroupSample) group->sample[group->count] = t.linear;
     ++group->count;
   }
-  plan_.report->add(f);
+  plan_.report->add(f, index_);
 }
 
 void Worker::fold_statistics() {
