@@ -16,15 +16,15 @@ build=build/default
 mkdir -p "$logs"
 export NO_COLOR=1
 
-# A build made elsewhere and carried here must have the test kernels' GPU images, which a
-# configure where no GPU is listed leaves out (PUZZLES_TEST_GPU_IMAGES): build it with
-# `cmake --preset default -DPUZZLES_TEST_GPU_IMAGES=ON`.
-if [ -f "$build/CMakeCache.txt" ] && ! grep -q '^PUZZLES_TEST_GPU_IMAGES:BOOL=ON$' "$build/CMakeCache.txt"; then
-  echo "$build was configured without the test kernels' GPU images; configure it with -DPUZZLES_TEST_GPU_IMAGES=ON."
+# A build made elsewhere and carried here must have the kernels' GPU images, which a
+# configure where no GPU is listed leaves out (PUZZLES_GPU_IMAGES): build it with
+# `cmake --preset default -DPUZZLES_GPU_IMAGES=ON`.
+if [ -f "$build/CMakeCache.txt" ] && ! grep -q '^PUZZLES_GPU_IMAGES:BOOL=ON$' "$build/CMakeCache.txt"; then
+  echo "$build was configured without the kernels' GPU images; configure it with -DPUZZLES_GPU_IMAGES=ON."
   exit 2
 fi
 if [ ! -x "$build/tests/engine_tests" ]; then
-  cmake --preset default -DPUZZLES_TEST_GPU_IMAGES=ON > "$logs/configure.log" 2>&1 &&
+  cmake --preset default -DPUZZLES_GPU_IMAGES=ON > "$logs/configure.log" 2>&1 &&
     cmake --build "$build" -j "$(nproc)" > "$logs/build.log" 2>&1 || {
     tail -40 "$logs/build.log" "$logs/configure.log" 2>/dev/null
     echo "The build failed (logs in $logs)."

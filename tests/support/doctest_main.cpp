@@ -22,12 +22,12 @@ void note_skipped(const std::string& reason) {
 }
 
 namespace {
-// A GPU is here, but this build left out the GPU images of the suite's own kernels: the GPU
-// tests would run nothing. A failure, not a skip.
+// A GPU is here, but this build left out the GPU images of the kernels: the GPU tests would run
+// nothing. A failure, not a skip.
 void require_test_gpu_images() {
-#if !PUZZLES_TEST_GPU_IMAGES
-  FAIL("this build has no GPU images of the test suite's kernels (it was configured where no GPU "
-       "was listed); configure it with -DPUZZLES_TEST_GPU_IMAGES=ON to run the GPU tests");
+#if !PUZZLES_GPU_IMAGES
+  FAIL("this build has no GPU images of the kernels (it was configured where no GPU was listed); "
+       "configure it with -DPUZZLES_GPU_IMAGES=ON to run the GPU tests");
 #endif
 }
 }  // namespace
