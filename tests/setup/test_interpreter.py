@@ -14,6 +14,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from run_one_test import run_one  # noqa: E402
 
 
 def course_python(env=None):
@@ -57,15 +59,5 @@ class Interpreter(unittest.TestCase):
             self.assertEqual(course_python(env), os.path.realpath("/usr/bin/python3"))
 
 
-def main():
-    if len(sys.argv) != 2 or not hasattr(Interpreter, sys.argv[1]):
-        sys.exit("usage: test_interpreter.py <test method of Interpreter>")
-    result = unittest.TextTestRunner(verbosity=2).run(Interpreter(sys.argv[1]))
-    if result.skipped and result.wasSuccessful():
-        print(f"SKIPPED: {result.skipped[0][1]}")
-        sys.exit(77)
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
 if __name__ == "__main__":
-    main()
+    run_one(Interpreter)

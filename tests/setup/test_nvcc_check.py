@@ -13,6 +13,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from run_one_test import run_one  # noqa: E402
 
 GOOD = """__device__ int twice(int x) { return 2 * x; }
 __global__ void store_twice(int* out) { out[threadIdx.x] = twice(threadIdx.x); }
@@ -56,15 +58,5 @@ class NvccCheck(unittest.TestCase):
             self.assertIn("host_only", bad.stdout)
 
 
-def main():
-    if len(sys.argv) != 2 or not hasattr(NvccCheck, sys.argv[1]):
-        sys.exit("usage: test_nvcc_check.py <test method of NvccCheck>")
-    result = unittest.TextTestRunner(verbosity=2).run(NvccCheck(sys.argv[1]))
-    if result.skipped and result.wasSuccessful():
-        print(f"SKIPPED: {result.skipped[0][1]}")
-        sys.exit(77)
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
 if __name__ == "__main__":
-    main()
+    run_one(NvccCheck)
