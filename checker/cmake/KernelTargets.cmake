@@ -12,8 +12,8 @@
 # mma.sync, ldmatrix and cp.async; 90a for Hopper's wgmma and setmaxnreg): the GPU build
 # keeps only the build's architectures that reach it, and where none does, the kernels get
 # no GPU build and run on the CPU backend. Without GPU images (PUZZLES_GPU_IMAGES OFF: no GPU
-# listed), the GPU build is add_nvcc_check's compile of the device code alone. CPU_ONLY: for kernels that nvcc rightly refuses
-# (tests of the CPU backend's limits). NOT_INSTRUMENTED: no load/store checks, for
+# listed), the GPU build is add_nvcc_check's compile of the device code alone. CPU_ONLY: for
+# kernels that nvcc rightly refuses (tests of the CPU backend's limits). NOT_INSTRUMENTED: no load/store checks, for
 # measuring the engine.
 set(KERNEL_TARGETS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 # The preprocessing step below calls the compiler itself: cross-compiling, it must see the
@@ -166,9 +166,11 @@ function(add_kernel_library name)
   add_library(${name} INTERFACE)
   target_include_directories(${name} INTERFACE "${gen}")
   target_link_libraries(${name} INTERFACE engine_headers ${name}_cpu)
+  if(with_gpu OR nvcc_check)
+    configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
+  endif()
   if(nvcc_check)
     # The file nvcc would compile for the image, compiled for each architecture as a check.
-    configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
     if(NOT gpu_architectures)
       set(gpu_architectures ${CMAKE_CUDA_ARCHITECTURES})
     endif()
@@ -176,7 +178,6 @@ function(add_kernel_library name)
                    INCLUDES "${engine_include}" DEPENDS "${SOURCE}")
   endif()
   if(with_gpu)
-    configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
     add_library(${name}_gpu STATIC "${gen}/gpu.cu")
     set_source_files_properties("${gen}/gpu.cu" PROPERTIES OBJECT_DEPENDS "${SOURCE}" COMPILE_OPTIONS "-lineinfo")
     if(gpu_architectures MATCHES "a")
@@ -195,7 +196,6 @@ function(add_kernel_library name)
   endif()
 endfunction()
 
-# The flags a kernel file is compiled with for the CPU backend (also programs: checker/program).
 # add_nvcc_check(<name> SOURCE <file.cu> ARCHITECTURES <arch>... [INCLUDES <dir>...] [DEPENDS <file>...])
 #
 # nvcc compiles the file's device code to machine code (-cubin) for each architecture, as part
@@ -238,6 +238,7 @@ function(add_nvcc_check name)
   endif()
 endfunction()
 
+# The flags a kernel file is compiled with for the CPU backend (also programs: checker/program).
 function(kernel_cpu_flags out instrument)
   # Kernels keep assert() (NDEBUG off), and full debug information: findings name lines,
   # and the engine reads each kernel's __shared__ variables (names, sizes, dimensions) from

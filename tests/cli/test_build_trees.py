@@ -22,9 +22,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 import fixture  # noqa: E402  (its copy of the source tree: no build/, .git or backups/)
-
-SKIP = 77
+from run_one_test import run_one  # noqa: E402
 
 # The stand-in for cmake, ninja, ctest and nvidia-smi: records its call, and does the little the
 # command line then reads (a configured tree's CMakeCache.txt, a checker that fails every case).
@@ -116,18 +116,5 @@ class BuildTrees(unittest.TestCase):
             self.assertEqual(trees(), ["default"], said)
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: test_build_trees.py <test name>")
-    name = sys.argv[1]
-    if not hasattr(BuildTrees, name):
-        sys.exit(f"no test called {name}")
-    result = unittest.TextTestRunner(verbosity=2).run(BuildTrees(name))
-    if result.skipped and result.wasSuccessful():
-        print(f"SKIPPED: {result.skipped[0][1]}")
-        sys.exit(SKIP)
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
 if __name__ == "__main__":
-    main()
+    run_one(BuildTrees)
