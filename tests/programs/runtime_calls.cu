@@ -2,9 +2,13 @@
 // declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
 // callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
 // attributes, error names, device settings, the deprecated names, directed rounding and
-// wrapping atomics, `extern T __shared__` arrays and rows of them. main checks each answer.
+// wrapping atomics, `extern T __shared__` arrays and rows of them, and clock() on both sides.
+// main checks each answer.
 #include <cuda_runtime.h>
 
+#include <time.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -50,6 +54,15 @@ __global__ void rows_dynamic(int* data) {
 
 // Writes the host's pinned memory through its device pointer (zero-copy).
 __global__ void write_mapped(int* mapped) { mapped[threadIdx.x] = 7 * static_cast<int>(threadIdx.x); }
+
+// Waits `cycles` of the multiprocessor's clock, as kernels that must take some time do: clock()
+// in device code is the cycle counter (32 bits, so the difference is taken in unsigned).
+__global__ void wait_cycles(long long cycles, long long* waited) {
+  unsigned start = static_cast<unsigned>(clock());
+  long long offset = 0;
+  while (offset < cycles) offset = static_cast<unsigned>(clock()) - start;
+  *waited = offset;
+}
 
 static void CUDART_CB count_call(void* data) { ++*static_cast<int*>(data); }
 static void CUDART_CB count_callback(cudaStream_t, cudaError_t status, void* data) {
@@ -144,6 +157,26 @@ int main() {
   EXPECT(std::strcmp(cudaGetErrorName(cudaErrorNoDevice), "cudaErrorNoDevice") == 0);
   EXPECT(std::strcmp(cudaGetErrorString(cudaErrorInvalidPitchValue), "invalid pitch argument") == 0);
   EXPECT(cudaThreadSynchronize() == cudaSuccess);
+
+  // 20 ms of cycles at the device's clock rate: on the GPU as on the CPU backend, the kernel
+  // waits about that long (the C library's clock() would count microseconds of processor time).
+  int khz = 0;
+  long long* waited = nullptr;
+  EXPECT(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess && khz > 0);
+  EXPECT(cudaMallocManaged(&waited, sizeof(long long)) == cudaSuccess);
+  const long long cycles = 20LL * khz;
+  auto before = std::chrono::steady_clock::now();
+  wait_cycles<<<1, 1>>>(cycles, waited);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess && *waited >= cycles);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+  EXPECT(seconds >= 0.015 && seconds < 5.0);
+  EXPECT(cudaFree(waited) == cudaSuccess);
+  // In host code clock() stays the C library's: the process's processor time.
+  timespec used;
+  clock_t host_clock = clock();
+  EXPECT(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used) == 0);
+  long long library_ticks = used.tv_sec * CLOCKS_PER_SEC + used.tv_nsec / (1000000000 / CLOCKS_PER_SEC);
+  EXPECT(host_clock >= 0 && library_ticks - host_clock >= 0 && library_ticks - host_clock < CLOCKS_PER_SEC / 10);
 
   std::printf("%d failed expectations\n", failures);
   return failures == 0 ? 0 : 1;

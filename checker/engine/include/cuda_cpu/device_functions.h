@@ -33,14 +33,10 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
   cuda_cpu::trap(line, file);
 }
 
-// The multiprocessor's cycle counter, at the modelled clock (1.98 GHz, cudaDevAttrClockRate):
-// a kernel that waits some cycles waits as long as on the GPU. clock() stays the C library's,
-// which host code uses too.
-inline long long clock64() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<long long>(now.tv_sec) * 1980000000LL + static_cast<long long>(now.tv_nsec) * 198 / 100;
-}
+// The multiprocessor's cycle counter (cuda_cpu::cycles_now). A kernel's clock() reads the same
+// counter, as CUDA's device clock() does: the engine's clock() answers kernel code so and host
+// code as the C library does (checker/engine/src/cpu/device_clock.cpp).
+inline long long clock64() { return cuda_cpu::cycles_now(); }
 
 // CUDA's min and max take mixed arithmetic types and return the common type.
 template <typename A, typename B,

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <time.h>
 
 #include "cuda_cpu/vector_types.h"
 
@@ -20,6 +21,16 @@ extern __thread const uint3 gridDim;
 static constexpr int warpSize = 32;
 
 namespace cuda_cpu {
+
+// --- The multiprocessor's cycle counter ------------------------------------------------
+// It counts at the modelled clock (an H100's 1.98 GHz, cudaDevAttrClockRate) in real time, so a
+// kernel that waits some cycles (clock64(), clock()) waits as long as on the GPU.
+constexpr long long kClockKhz = 1980000;
+inline long long cycles_now() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<long long>(now.tv_sec) * kClockKhz * 1000 + static_cast<long long>(now.tv_nsec) * kClockKhz / 1000000;
+}
 
 // --- Barriers --------------------------------------------------------------------------
 // Out of line on purpose: the compiler must assume that other threads changed memory

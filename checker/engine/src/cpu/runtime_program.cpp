@@ -11,6 +11,7 @@
 
 #include "cuda_cpu/host_launch.h"
 #include "cuda_cpu/runtime_api.h"
+#include "cuda_cpu/runtime_hooks.h"
 #include "device_arena.h"
 #include "engine/backend.h"
 #include "shared_layout.h"
@@ -39,7 +40,7 @@ cudaDeviceProp modelled_device() {
   p.maxGridSize[0] = static_cast<int>(limits.max_grid.x);
   p.maxGridSize[1] = static_cast<int>(limits.max_grid.y);
   p.maxGridSize[2] = static_cast<int>(limits.max_grid.z);
-  p.clockRate = 1980000;  // kHz
+  p.clockRate = static_cast<int>(cuda_cpu::kClockKhz);
   p.totalConstMem = 65536;
   p.major = static_cast<int>(limits.compute_capability / 10);
   p.minor = static_cast<int>(limits.compute_capability % 10);
