@@ -128,3 +128,69 @@ __global__ void cg_tile_sync_missing(int* out) {
   values[threadIdx.x] = static_cast<int>(threadIdx.x);
   out[threadIdx.x] = values[threadIdx.x ^ 1];  // no tile.sync() before
 }
+
+// Coalesced groups, partitions, reductions, scans and the grid's ranks, per thread of blocks of 96
+// (three full warps), v = 1000 * blockIdx.x + 3 * threadIdx.x + 1; test_cg.cpp computes each from
+// CUDA's definitions:
+//  0 size and 1 thread_rank of the coalesced group of the lanes of the same parity (each side of
+//  a branch calls coalesced_threads()), then in it: 2 shfl(v, 0)  3 shfl_up(v, 1)
+//  4 shfl_down(v, 1)  5 ballot(rank % 2 == 0)  6 any(rank == 1)  7 all(v > 0)  8 reduce(v, less)
+//  9 inclusive_scan(1)
+// 10 size, 11 thread_rank and 12 reduce(v, plus) of labeled_partition(tile of 32, lane % 3)
+// 13 reduce(v, greater) of binary_partition(tile of 32, lane < 5)
+// 14 inclusive_scan(v) and 15 exclusive_scan(v) over a tile of 8
+// 16 reduce(v, bit_xor) over a tile of 16, 17 reduce(v, a lambda's max) over a tile of 32
+// 18 grid thread_rank  19 grid size  20 grid block_rank  21 grid num_blocks
+constexpr int kGroupFields = 22;
+
+__device__ void coalesced_fields(const cg::coalesced_group& g, int v, int* o) {
+  const int rank = static_cast<int>(g.thread_rank());
+  o[0] = static_cast<int>(g.size());
+  o[1] = rank;
+  o[2] = g.shfl(v, 0);
+  o[3] = g.shfl_up(v, 1);
+  o[4] = g.shfl_down(v, 1);
+  o[5] = static_cast<int>(g.ballot(rank % 2 == 0));
+  o[6] = g.any(rank == 1);
+  o[7] = g.all(v > 0);
+  o[8] = cg::reduce(g, v, cg::less<int>());
+  o[9] = cg::inclusive_scan(g, 1);
+}
+
+__global__ void cg_groups(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int v = 1000 * static_cast<int>(blockIdx.x) + 3 * static_cast<int>(threadIdx.x) + 1;
+  int* o = out + (blockIdx.x * 96 + threadIdx.x) * kGroupFields;
+  if (lane % 2 == 0) {
+    coalesced_fields(cg::coalesced_threads(), v, o);
+  } else {
+    coalesced_fields(cg::coalesced_threads(), v, o);
+  }
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  const cg::coalesced_group thirds = cg::labeled_partition(warp, lane % 3);
+  o[10] = static_cast<int>(thirds.size());
+  o[11] = static_cast<int>(thirds.thread_rank());
+  o[12] = cg::reduce(thirds, v, cg::plus<int>());
+  o[13] = cg::reduce(cg::binary_partition(warp, lane < 5), v, cg::greater<int>());
+  cg::thread_block_tile<8> eight = cg::tiled_partition<8>(block);
+  o[14] = cg::inclusive_scan(eight, v);
+  o[15] = cg::exclusive_scan(eight, v);
+  o[16] = cg::reduce(cg::tiled_partition<16>(block), v, cg::bit_xor<int>());
+  o[17] = cg::reduce(warp, v, [](int a, int b) { return a < b ? b : a; });
+  cg::grid_group grid = cg::this_grid();
+  o[18] = static_cast<int>(grid.thread_rank());
+  o[19] = static_cast<int>(grid.size());
+  o[20] = static_cast<int>(grid.block_rank());
+  o[21] = static_cast<int>(grid.num_blocks());
+}
+
+// Lanes 20 to 31 of each warp return first: coalesced_threads() groups the 20 that remain.
+// Per thread: 0 size  1 thread_rank  2 reduce(threadIdx.x, plus)
+__global__ void cg_coalesced_after_return(int* out) {
+  if (threadIdx.x % 32 >= 20) return;
+  cg::coalesced_group active = cg::coalesced_threads();
+  out[threadIdx.x * 3 + 0] = static_cast<int>(active.size());
+  out[threadIdx.x * 3 + 1] = static_cast<int>(active.thread_rank());
+  out[threadIdx.x * 3 + 2] = cg::reduce(active, static_cast<int>(threadIdx.x), cg::plus<int>());
+}

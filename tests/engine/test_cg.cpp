@@ -3,6 +3,7 @@
 // thread order; and the findings of the CPU backend for the mistakes tiles make possible.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,11 @@ const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::Thr
 
 void require_clean(const LaunchResult& r) {
   INFO("rejected: " << engine::to_string(r.rejected.why));
-  for (const auto& finding : r.findings) INFO("finding: " << finding.detail << " line " << finding.at.line);
+  std::string findings;
+  for (const auto& finding : r.findings)
+    findings += std::to_string(static_cast<int>(finding.kind)) + " " + finding.op + " line " + std::to_string(finding.at.line) +
+                ": " + finding.detail + "\n";
+  INFO("findings:\n" << findings);
   REQUIRE(!r.rejected.refused());
   REQUIRE(r.findings.empty());
 }
@@ -175,5 +180,100 @@ TEST_CASE("cpu: a tile that shares values through shared memory without tile.syn
     REQUIRE(f);
     CHECK(f->buffer == "values");
     CHECK((f->at.line == 129 || f->other_at.line == 129));
+  }
+}
+
+namespace {
+
+// What cg_groups writes for thread t of block b (see cg_kernels.cu), from CUDA's definitions.
+std::vector<int> expected_group_fields(int b, int t) {
+  const int fields = 22, lane = t % 32, warp_base = t - lane;
+  auto v = [b](int thread) { return 1000 * b + 3 * thread + 1; };
+  std::vector<int> f(fields);
+  // The lanes of t's parity, in rank order.
+  std::vector<int> same;
+  for (int l = lane % 2; l < 32; l += 2) same.push_back(warp_base + l);
+  const int size = static_cast<int>(same.size()), rank = lane / 2;
+  unsigned ballot = 0;
+  for (int r = 0; r < size; r += 2) ballot |= 1u << r;
+  f[0] = size;
+  f[1] = rank;
+  f[2] = v(same[0]);
+  f[3] = rank >= 1 ? v(same[rank - 1]) : v(t);
+  f[4] = rank + 1 < size ? v(same[rank + 1]) : v(t);
+  f[5] = static_cast<int>(ballot);
+  f[6] = 1;
+  f[7] = 1;
+  f[8] = v(same[0]);
+  f[9] = rank + 1;
+  int thirds = 0, thirds_rank = 0, thirds_sum = 0, low_max = 0;
+  for (int l = 0; l < 32; ++l) {
+    if (l % 3 == lane % 3) {
+      thirds_rank += l < lane;
+      ++thirds;
+      thirds_sum += v(warp_base + l);
+    }
+    if ((l < 5) == (lane < 5)) low_max = std::max(low_max, v(warp_base + l));
+  }
+  f[10] = thirds;
+  f[11] = thirds_rank;
+  f[12] = thirds_sum;
+  f[13] = low_max;
+  const int eight_base = t - t % 8;
+  int inclusive = 0;
+  for (int u = eight_base; u <= t; ++u) inclusive += v(u);
+  f[14] = inclusive;
+  f[15] = inclusive - v(t);
+  int x = 0;
+  for (int u = t - t % 16; u < t - t % 16 + 16; ++u) x ^= v(u);
+  f[16] = x;
+  f[17] = v(warp_base + 31);
+  f[18] = b * 96 + t;
+  f[19] = 2 * 96;
+  f[20] = b;
+  f[21] = 2;
+  return f;
+}
+
+}  // namespace
+
+BACKEND_TEST("cooperative groups: coalesced groups, labeled and binary partitions, reduce, the scans and the grid's ranks, in every thread order") {
+  const int fields = 22, blocks = 2;
+  DeviceArray<int> out(backend, blocks * 96 * fields, "out");
+  auto groups = engine::Kernel<void(int*)>(k::cpu_cg_groups(), k::gpu_cg_groups());
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    require_clean(engine::launch(backend, groups, LaunchConfig{blocks, 96}, options, out.get()));
+    const std::vector<int> o = out.download();
+    for (int b = 0; b < blocks; ++b)
+      for (int t = 0; t < 96; ++t) {
+        CAPTURE(b);
+        CAPTURE(t);
+        const int* f = &o[(b * 96 + t) * fields];
+        REQUIRE(std::vector<int>(f, f + fields) == expected_group_fields(b, t));
+      }
+  }
+}
+
+BACKEND_TEST("cooperative groups: coalesced_threads() after some lanes returned groups the lanes that remain, in every thread order") {
+  DeviceArray<int> out(backend, 64 * 3, "out");
+  auto after = engine::Kernel<void(int*)>(k::cpu_cg_coalesced_after_return(), k::gpu_cg_coalesced_after_return());
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    RunOptions options;
+    options.order = order;
+    std::vector<int> unset(64 * 3, -1);
+    out.upload(unset);
+    require_clean(engine::launch(backend, after, LaunchConfig{1, 64}, options, out.get()));
+    const std::vector<int> o = out.download();
+    for (int t = 0; t < 64; ++t) {
+      CAPTURE(t);
+      const int lane = t % 32, base = t - lane;
+      // Lanes 0 to 19 of each warp: 20 of them, ranked by lane, summing their thread indices.
+      const std::vector<int> want = lane < 20 ? std::vector<int>{20, lane, 20 * base + 190} : std::vector<int>{-1, -1, -1};
+      REQUIRE(std::vector<int>(o.begin() + t * 3, o.begin() + t * 3 + 3) == want);
+    }
   }
 }

@@ -294,6 +294,11 @@ __global__ void k(const float* in, float* out) {
   block.sync();
   __nv_bfloat16 b = __float2bfloat16(s[block.thread_rank()]);
   b = tile.shfl_down(b, 1) + quarter.shfl_xor(b, 1);
+  cg::coalesced_group active = cg::coalesced_threads();
+  cg::coalesced_group odd = cg::binary_partition(active, threadIdx.x % 2 == 1);
+  const float biggest = cg::reduce(cg::labeled_partition(tile, threadIdx.x % 3), s[0], cg::greater<float>());
+  const long long running = cg::inclusive_scan(odd, 1ll) + cg::exclusive_scan(quarter, 2ll, cg::bit_or<long long>());
+  out[cg::this_grid().thread_rank()] = biggest + static_cast<float>(running + active.shfl(1, 0));
   g.sync();
   cg::sync(tile);
   out[block.thread_rank()] = __bfloat162float(b) + tile.ballot(1) + cg::this_thread().size();
@@ -312,15 +317,8 @@ namespace cg = cooperative_groups;
 __global__ void k(int* out) {
   auto block = cg::this_thread_block();
   auto tile = cg::tiled_partition<32>(block);
-  cg::this_grid();
   cg::this_multi_grid();
   cg::this_cluster();
-  cg::coalesced_threads();
-  cg::binary_partition(tile, true);
-  cg::labeled_partition(tile, 3);
-  out[0] = cg::reduce(tile, 1, cg::plus<int>());
-  out[1] = cg::inclusive_scan(tile, 1);
-  out[2] = cg::exclusive_scan(tile, 1);
   cg::memcpy_async(block, out, out + 1, 4);
   cg::wait(block);
   cg::wait_prior<1>(block);
@@ -332,23 +330,18 @@ __global__ void k(int* out) {
   block.barrier_arrive();
 }
 )",
-                {"this_grid (grid groups)", "this_multi_grid", "this_cluster", "coalesced_threads",
-                 "binary_partition", "labeled_partition", "cooperative_groups::reduce", "inclusive_scan",
-                 "exclusive_scan", "cooperative_groups::memcpy_async", "cooperative_groups::wait (",
+                {"this_multi_grid", "this_cluster", "cooperative_groups::memcpy_async", "cooperative_groups::wait (",
                  "cooperative_groups::wait_prior", "invoke_one is", "match_any", "match_all",
                  "tiles of 1, 2, 4, 8, 16 or 32 threads", "barrier_arrive"});
   check_refused("compat_cg_types", R"(
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
-void uses(cg::grid_group& a, cg::multi_grid_group& b, cg::cluster_group& c, cg::coalesced_group& d) {
-  cg::grid_group x = a;
+void uses(cg::multi_grid_group& b, cg::cluster_group& c) {
   cg::multi_grid_group y = b;
   cg::cluster_group z = c;
-  cg::coalesced_group w = d;
 }
 )",
-                {"grid_group (this_grid)", "multi_grid_group (this_multi_grid)", "cluster_group (this_cluster)",
-                 "coalesced_group (coalesced_threads)"});
+                {"multi_grid_group (this_multi_grid)", "cluster_group (this_cluster)"});
 }
 
 TEST_CASE("compat: block-scoped pipelines and the barrier forms of cuda/pipeline fail to compile, naming themselves") {

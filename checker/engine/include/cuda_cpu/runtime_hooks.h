@@ -44,6 +44,9 @@ enum class WarpOp : std::uint8_t {
   syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all,
   wmma_load, wmma_store, wmma_mma,
   ptx,  // a warp-wide inline-PTX instruction (ldmatrix, mma.sync, ...): the instruction names itself
+  // cooperative_groups' collectives of a group's lanes: each lane receives every lane's value
+  // (complete_gather, warp_functions.h) and computes its own result from them.
+  cg_partition, cg_reduce, cg_inclusive_scan, cg_exclusive_scan,
 };
 const char* warp_op_name(WarpOp op);  // "__shfl_sync", "wmma::load_matrix_sync", ...
 
@@ -57,6 +60,9 @@ void warp_collective(WarpOp op, unsigned mask, void* lane_data, WarpComplete com
                      unsigned line, const char* file);
 unsigned lane_id();
 unsigned active_mask();  // lanes of this warp that have not returned
+// cooperative_groups::coalesced_threads(): the lanes of this warp that reach this call together
+// (the worker's coalesce() says how that is decided on the CPU backend).
+unsigned coalesced_lanes(unsigned line, const char* file);
 // Called from a WarpComplete: a mistake in the collective's arguments, stopping the block.
 [[noreturn]] void warp_misuse(WarpOp op, unsigned lane, const char* what);
 

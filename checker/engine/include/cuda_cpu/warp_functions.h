@@ -21,6 +21,14 @@ struct WarpLane {
 
 void complete_warp_lanes(void* const* lane_data, unsigned mask, const void* op);
 
+// A collective in which every lane of the mask receives every lane's value (up to 16 bytes):
+// cooperative_groups' partitions, reductions and scans compute their results from it.
+struct GatherLane {
+  std::uint64_t value[2] = {};
+  std::uint64_t all[32][2];  // all[l]: lane l's value, for the lanes of the mask
+};
+void complete_gather(void* const* lane_data, unsigned mask, const void* unused);
+
 template <typename T>
 inline T warp_exchange(WarpOp op, unsigned mask, T var, int param, int width, unsigned line, const char* file) {
   static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,

@@ -19,7 +19,11 @@ struct CudaThread {
   // Warps are 32 consecutive linear threads, as on a GPU.
   unsigned warp = 0, lane = 0;
   // blocked: at a named barrier, an mbarrier or a warpgroup collective (`wait` says which).
-  enum class State : std::uint8_t { ready, at_barrier, at_warp_collective, blocked, exited, aborted } state = State::ready;
+  // converging: at coalesced_threads(), until the lanes that reach it together are known.
+  enum class State : std::uint8_t {
+    ready, at_barrier, at_warp_collective, converging, blocked, exited, aborted
+  } state = State::ready;
+  unsigned converged = 0;  // the lanes of its last coalesced_threads() group
   WaitReason wait;
   unsigned wait_line = 0;  // where it waits
   const char* wait_file = "";

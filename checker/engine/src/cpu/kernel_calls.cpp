@@ -58,6 +58,9 @@ void engine::cpu::warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const MisuseFa
 unsigned cuda_cpu::lane_id() { return current_thread ? current_thread->lane : 0; }
 
 unsigned cuda_cpu::active_mask() { return engine::cpu::worker_here("__activemask()").active_mask(); }
+unsigned cuda_cpu::coalesced_lanes(unsigned line, const char* file) {
+  return engine::cpu::worker_here("cooperative_groups::coalesced_threads()").coalesce(line, file);
+}
 
 void cuda_cpu::lane_access(unsigned lane, const void* address, unsigned size, bool write) {
   engine::cpu::Worker& w = engine::cpu::worker_here("a warp collective");
@@ -91,6 +94,10 @@ const char* cuda_cpu::warp_op_name(WarpOp op) {
     case WarpOp::wmma_store: return "wmma::store_matrix_sync";
     case WarpOp::wmma_mma: return "wmma::mma_sync";
     case WarpOp::ptx: return "a warp-wide PTX instruction";
+    case WarpOp::cg_partition: return "cooperative_groups::labeled_partition";
+    case WarpOp::cg_reduce: return "cooperative_groups::reduce";
+    case WarpOp::cg_inclusive_scan: return "cooperative_groups::inclusive_scan";
+    case WarpOp::cg_exclusive_scan: return "cooperative_groups::exclusive_scan";
   }
   return "a warp function";
 }

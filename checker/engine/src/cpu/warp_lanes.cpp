@@ -65,3 +65,16 @@ void cuda_cpu::complete_warp_lanes(void* const* lane_data, unsigned mask, const 
     me.result = lane(source)->value;
   }
 }
+
+void cuda_cpu::complete_gather(void* const* lane_data, unsigned mask, const void*) {
+  for (unsigned to = 0; to < 32; ++to) {
+    if (!((mask >> to) & 1u)) continue;
+    auto& receiver = *static_cast<GatherLane*>(lane_data[to]);
+    for (unsigned from = 0; from < 32; ++from)
+      if ((mask >> from) & 1u) {
+        const auto& sender = *static_cast<const GatherLane*>(lane_data[from]);
+        receiver.all[from][0] = sender.value[0];
+        receiver.all[from][1] = sender.value[1];
+      }
+  }
+}

@@ -37,9 +37,20 @@ struct PooledStack {
 
 const char* op_name(const WarpMeeting& m) { return m.name ? m.name : cuda_cpu::warp_op_name(m.op); }
 
-const char* waits_at(const CudaThread& t, const std::vector<WarpMeeting>& meetings) {
+// The meeting of its warp that a lane waits in (null when it waits in none).
+const WarpMeeting* meeting_of(const CudaThread& t, const std::vector<std::vector<WarpMeeting>>& meetings) {
+  for (const WarpMeeting& m : meetings[t.warp])
+    if (m.arrived & (1u << t.lane)) return &m;
+  return nullptr;
+}
+
+const char* waits_at(const CudaThread& t, const std::vector<std::vector<WarpMeeting>>& meetings) {
   if (t.state == CudaThread::State::at_barrier) return "__syncthreads()";
-  if (t.state == CudaThread::State::at_warp_collective) return op_name(meetings[t.warp]);
+  if (t.state == CudaThread::State::converging) return "cooperative_groups::coalesced_threads()";
+  if (t.state == CudaThread::State::at_warp_collective) {
+    const WarpMeeting* m = meeting_of(t, meetings);
+    return m ? op_name(*m) : "";
+  }
   return "";
 }
 }  // namespace
@@ -176,21 +187,34 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   t.wait_file = file;
   unsigned bit = 1u << t.lane;
   if (!(mask & bit)) warp_misuse(op, t.lane, MisuseFacts{Finding::Misuse::own_lane_not_in_mask});
-  WarpMeeting& m = meetings_[t.warp];
-  if (m.arrived == 0) {
-    m.op = op;
-    m.mask = mask;
-    m.line = line;
-    m.file = file;
-    m.complete = complete;
-    m.context = context;
-    m.name = name;
-  } else if (m.op != op || m.mask != mask || (name && m.name && std::strcmp(name, m.name) != 0)) {
-    // Lanes of one warp at different collectives (or with different masks): they can never
-    // meet. CUDA lets matching __syncwarp()s sit on different lines, but not different ops.
-    record_divergence(FindingKind::warp_divergence, name ? name : warp_op_name(op), t.warp, mask | m.mask, &t);
+  // Lanes of a warp meet by mask: collectives of other masks (the two sides of a branch, the
+  // groups of a partition, a whole-warp collective that waits for them) are separate meetings,
+  // as on a GPU since Volta. Lanes that wait for each other in a cycle are found when no thread
+  // can run (end_of_phase), as a divergence.
+  std::vector<WarpMeeting>& here = meetings_[t.warp];
+  WarpMeeting* found = nullptr;
+  for (WarpMeeting& candidate : here)
+    if (candidate.mask == mask) {
+      found = &candidate;
+      break;
+    }
+  if (found == nullptr) {
+    here.emplace_back();
+    found = &here.back();
+    found->op = op;
+    found->mask = mask;
+    found->line = line;
+    found->file = file;
+    found->complete = complete;
+    found->context = context;
+    found->name = name;
+  } else if (found->op != op || (name && found->name && std::strcmp(name, found->name) != 0)) {
+    // Lanes of one warp at different collectives with the same mask: they can never meet.
+    // CUDA lets matching __syncwarp()s sit on different lines, but not different ops.
+    record_divergence(FindingKind::warp_divergence, name ? name : warp_op_name(op), t.warp, mask, &t);
     throw ThreadAborted{};
   }
+  WarpMeeting& m = *found;
   m.lane_data[t.lane] = lane_data;
   m.arrived |= bit;
   unsigned first = t.warp * kWarpSize;
@@ -205,7 +229,7 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   }
   // The last lane to arrive does the collective's work for all of them.
   WarpMeeting done = m;
-  m = WarpMeeting{};
+  here.erase(here.begin() + (&m - here.data()));
   completing_name_ = done.name;
   done.complete(done.lane_data, done.arrived, done.context);
   completing_name_ = nullptr;
@@ -217,7 +241,63 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   }
 }
 
-const char* Worker::meeting_name(unsigned warp) const { return op_name(meetings_[warp]); }
+// coalesced_threads(): the lanes of the warp that reach this call together. Lanes run one after
+// another here, so together means: at this call (its line and file) once every other lane of the
+// warp has arrived too, returned, or stopped elsewhere (a barrier, a collective, a wait). The
+// two sides of a branch that both call it are two groups, as on a GPU.
+unsigned Worker::coalesce(unsigned line, const char* file) {
+  CudaThread& t = current();
+  unsigned first = t.warp * kWarpSize;
+  unsigned lanes_here = std::min(kWarpSize, n_ - first);
+  ConvergencePoint* point = nullptr;
+  for (ConvergencePoint& p : converging_)
+    if (p.warp == t.warp && p.line == line && p.file == file) point = &p;
+  if (point == nullptr) {
+    converging_.push_back(ConvergencePoint{t.warp, line, file, 0});
+    point = &converging_.back();
+  }
+  point->arrived |= 1u << t.lane;
+  unsigned live = 0;
+  for (unsigned l = 0; l < lanes_here; ++l) {
+    auto state = threads_[first + l].state;
+    if (state != CudaThread::State::exited && state != CudaThread::State::aborted) live |= 1u << l;
+  }
+  if (point->arrived == live) {
+    unsigned group = point->arrived;
+    converging_.erase(converging_.begin() + (point - converging_.data()));
+    for (unsigned l = 0; l < lanes_here; ++l) {
+      if (l == t.lane || !(group & (1u << l))) continue;
+      threads_[first + l].converged = group;
+      threads_[first + l].state = CudaThread::State::ready;
+      queue_.push_back(first + l);
+    }
+    return group;
+  }
+  t.state = CudaThread::State::converging;
+  t.wait_line = line;
+  t.wait_file = file;
+  wait_here(t.linear);
+  t.state = CudaThread::State::ready;
+  return t.converged;
+}
+
+// Every runnable thread has stopped: the lanes waiting at each coalesced_threads() call form its
+// group, and run on.
+bool Worker::release_converged() {
+  if (converging_.empty()) return false;
+  queue_.clear();
+  pos_ = 0;
+  for (const ConvergencePoint& p : converging_)
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (!(p.arrived & (1u << l))) continue;
+      CudaThread& lane = threads_[p.warp * kWarpSize + l];
+      lane.converged = p.arrived;
+      lane.state = CudaThread::State::ready;
+      queue_.push_back(lane.linear);
+    }
+  converging_.clear();
+  return true;
+}
 
 void Worker::warp_misuse(WarpOp op, unsigned lane, const MisuseFacts& facts) {
   CudaThread& t = current();
@@ -314,7 +394,8 @@ void Worker::begin_block(std::uint64_t block) {
     t.proxy_fences = 0;
     t.accumulators.clear();
   }
-  std::fill(meetings_.begin(), meetings_.end(), WarpMeeting{});
+  for (auto& warp_meetings : meetings_) warp_meetings.clear();
+  converging_.clear();
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
   sync_.reset(n_);
   checks_.new_block();
@@ -343,6 +424,7 @@ Worker::Turn Worker::run_turn(bool last, bool& ran) {
       pos_ = 0;
       continue;
     }
+    if (release_converged()) continue;
     if (sync_.land_awaited_copies && resume_after_landing()) continue;
     if (cluster_ && plan_.report->stop.load()) {
       // Another CTA of the cluster stopped the grid: this one's waiting threads end quietly.
@@ -427,8 +509,10 @@ bool Worker::end_of_phase() {
     return false;
   } else if (at_collective) {
     for (unsigned w = 0; w < warps_; ++w)
-      if (meetings_[w].arrived) {
-        record_divergence(FindingKind::warp_divergence, op_name(meetings_[w]), w, meetings_[w].mask);
+      if (!meetings_[w].empty()) {
+        unsigned waiting_for = 0;  // every lane that a collective of this warp still waits for
+        for (const WarpMeeting& m : meetings_[w]) waiting_for |= m.mask;
+        record_divergence(FindingKind::warp_divergence, op_name(meetings_[w].front()), w, waiting_for);
         break;
       }
     plan_.report->stop.store(1);
@@ -454,7 +538,7 @@ void Worker::stop_waiting_threads() {
   std::vector<unsigned> waiting;
   for (const CudaThread& t : threads_)
     if (t.state == CudaThread::State::at_barrier || t.state == CudaThread::State::at_warp_collective ||
-        t.state == CudaThread::State::blocked)
+        t.state == CudaThread::State::converging || t.state == CudaThread::State::blocked)
       waiting.push_back(t.linear);
   if (waiting.empty()) return;
   stopping_ = true;

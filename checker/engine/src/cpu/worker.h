@@ -83,8 +83,9 @@ class Worker {
   [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const char* what);
   // The same, for a rule the engine reports as a fact (Finding::Misuse) rather than in words.
   [[noreturn]] void warp_misuse(cuda_cpu::WarpOp op, unsigned lane, const MisuseFacts& facts);
-  // The name of what lanes of warp `warp` wait in ("__shfl_sync", or a PTX instruction).
-  const char* meeting_name(unsigned warp) const;
+  // cooperative_groups::coalesced_threads(): the lanes of the caller's warp that reach this call
+  // (line, file) together, as a mask of warp lanes.
+  unsigned coalesce(unsigned line, const char* file);
 
   // Waits other than __syncthreads() and warp collectives (block_sync.h). The running thread
   // stops until release() puts it back in the queue; if nothing can release it, the phase ends
@@ -128,6 +129,7 @@ class Worker {
   bool end_of_phase();           // false when the block is over
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
+  bool release_converged();     // true when lanes waiting at coalesced_threads() were released
   void stop_waiting_threads();
   void switch_to(unsigned self, unsigned target);
   void pass_on(unsigned self);
@@ -143,7 +145,14 @@ class Worker {
   unsigned warps_;
   std::vector<CudaThread> threads_;
   std::vector<boost::context::fiber> handles_;
-  std::vector<WarpMeeting> meetings_;
+  std::vector<std::vector<WarpMeeting>> meetings_;  // per warp, one per mask that lanes wait in
+  // Lanes waiting at a coalesced_threads() call, per warp and call.
+  struct ConvergencePoint {
+    unsigned warp, line;
+    const char* file;
+    unsigned arrived;
+  };
+  std::vector<ConvergencePoint> converging_;
   const char* completing_name_ = nullptr;  // the PTX instruction whose collective is being completed
   std::vector<std::uint32_t> warp_syncs_;
   unsigned running_ = 0;

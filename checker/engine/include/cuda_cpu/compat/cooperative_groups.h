@@ -1,6 +1,6 @@
-// <cooperative_groups.h> for the CPU backend: thread blocks and tiles of up to a warp, built
-// on the engine's barrier and warp collectives (so every check of __syncthreads(),
-// __syncwarp() and the shuffles applies to them).
+// <cooperative_groups.h> for the CPU backend: thread blocks, tiles of up to a warp, coalesced
+// groups and their partitions, built on the engine's barrier and warp collectives (so every
+// check of __syncthreads(), __syncwarp() and the shuffles applies to them).
 //
 // Supported: this_thread_block() (sync, thread_rank, size, num_threads, group_index,
 // thread_index, dim_threads, group_dim), this_thread(), thread_group, sync(g),
@@ -8,7 +8,13 @@
 // the dynamic tiled_partition(parent, n) with the same sizes, and a tile's sync,
 // thread_rank, size, num_threads, meta_group_rank, meta_group_size, shfl, shfl_up,
 // shfl_down, shfl_xor (of any trivially copyable type; wider than 8 bytes in 8-byte pieces),
-// any, all and ballot.
+// any, all and ballot. coalesced_threads() and its coalesced_group (sync, thread_rank, size,
+// num_threads, shfl, shfl_up, shfl_down, any, all, ballot); labeled_partition and
+// binary_partition of a tile or a coalesced group; reduce, inclusive_scan and exclusive_scan
+// over a tile or a coalesced group (values of up to 16 bytes; plus, less, greater, bit_and,
+// bit_or, bit_xor or any function of two values). this_grid() and its grid_group's ranks and
+// sizes; its sync() stops the program with one line, as grid-wide synchronization is not
+// modelled (is_valid() is false: no launch is cooperative here).
 //
 // How tiles meet. A tile of 2 to 32 threads lies in one warp (its threads are consecutive
 // in the block's linear order). Its collectives are the warp's: a tile's sync is
@@ -18,10 +24,15 @@
 // tiles of one warp at different collectives at the same time are reported as a warp
 // divergence. A tile of one thread needs nobody: its operations are the thread's own.
 //
-// Everything else CUDA has fails to compile with a message naming it: grid and multi-grid
-// groups, clusters, coalesced groups, binary and labeled partitions, tiles of more than 32
-// threads, reduce and the scans, cooperative_groups::memcpy_async / wait / wait_prior,
-// match_any / match_all, invoke_one.
+// How coalesced groups form. The lanes of a warp run one after another on the CPU backend, so
+// coalesced_threads() waits until every lane of the warp has reached that call, returned, or
+// stopped elsewhere (a barrier, another collective); the lanes at the call are the group. The
+// two sides of a branch are two groups, as on a GPU. A coalesced group's collectives take its
+// own lanes as their mask, so groups of one warp meet separately.
+//
+// Everything else CUDA has fails to compile with a message naming it: multi-grid groups,
+// clusters, tiles of more than 32 threads, cooperative_groups::memcpy_async / wait /
+// wait_prior, match_any / match_all, invoke_one.
 #pragma once
 
 #include <assert.h>
@@ -30,6 +41,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cuda_cpu/host_launch.h"
 #include "cuda_cpu/runtime_hooks.h"
 #include "cuda_cpu/vector_types.h"
 #include "cuda_cpu/warp_functions.h"
@@ -102,21 +114,30 @@ inline T tile_shuffle(Shuffle kind, unsigned size, const T& value, int param, un
 // A group of threads of any kind, as CUDA's type-erased thread_group.
 class thread_group {
  public:
-  unsigned long long size() const { return block_ ? details::block_threads() : size_; }
+  unsigned long long size() const {
+    return block_ ? details::block_threads() : lanes_ ? __builtin_popcount(lanes_) : size_;
+  }
   unsigned long long num_threads() const { return size(); }
-  unsigned long long thread_rank() const { return block_ ? details::block_rank() : details::block_rank() % size_; }
+  unsigned long long thread_rank() const {
+    if (block_) return details::block_rank();
+    if (lanes_) return __builtin_popcount(lanes_ & ((1u << (details::block_rank() & 31u)) - 1u));
+    return details::block_rank() % size_;
+  }
   void sync(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
     if (block_) {
       cuda_cpu::syncthreads(cuda_cpu::BarrierReduce::none, 0, line, file);
+    } else if (lanes_) {
+      __syncwarp(lanes_, line, file);
     } else {
       details::tile_sync(size_, line, file);
     }
   }
 
  protected:
-  thread_group(bool block, unsigned size) : block_(block), size_(size) {}
-  bool block_;     // the whole block; otherwise a tile of size_ threads within a warp
-  unsigned size_;
+  thread_group(bool block, unsigned size, unsigned lanes = 0) : block_(block), size_(size), lanes_(lanes) {}
+  bool block_;     // the whole block; otherwise a tile of size_ threads within a warp,
+  unsigned size_;  // or (lanes_ not 0) a coalesced group: these lanes of the caller's warp
+  unsigned lanes_;
 };
 
 class thread_block : public thread_group {
@@ -290,6 +311,268 @@ inline void sync(const Group& g, unsigned line = __builtin_LINE(), const char* f
   g.sync(line, file);
 }
 
+// --- Coalesced groups, partitions, reductions and scans ------------------------------------
+
+namespace details {
+
+inline unsigned lane() { return block_rank() & 31u; }
+inline unsigned rank_in(unsigned lanes) { return __builtin_popcount(lanes & ((1u << lane()) - 1u)); }
+// The warp lane of rank `rank` in `lanes` (rank < popcount(lanes)).
+inline unsigned lane_of_rank(unsigned lanes, unsigned rank) {
+  for (; rank > 0; --rank) lanes &= lanes - 1u;
+  return static_cast<unsigned>(__builtin_ctz(lanes));
+}
+
+// A shuffle within `lanes` from warp lane `source` (the caller's own lane to keep its value).
+template <typename T>
+inline T masked_shuffle(unsigned lanes, const T& value, unsigned source, unsigned line, const char* file) {
+  static_assert(std::is_trivially_copyable<T>::value || cuda_cpu::is_wide_vector<T>::value,
+                "cooperative_groups shuffles move trivially copyable values");
+  constexpr std::size_t pieces = (sizeof(T) + 7) / 8;
+  std::uint64_t in[pieces] = {}, out[pieces];
+  std::memcpy(in, static_cast<const void*>(&value), sizeof(T));
+  for (std::size_t p = 0; p < pieces; ++p) out[p] = __shfl_sync(lanes, in[p], static_cast<int>(source), 32, line, file);
+  T result;
+  std::memcpy(static_cast<void*>(&result), out, sizeof(T));
+  return result;
+}
+
+// Every lane of `mask` brings `value` and receives every lane's: all[l] is lane l's.
+template <typename T>
+inline void gather(cuda_cpu::WarpOp op, unsigned mask, const T& value, T (&all)[32], unsigned line, const char* file) {
+  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16,
+                "cooperative_groups' partitions, reductions and scans take trivially copyable values of at most "
+                "16 bytes on the CPU backend");
+  cuda_cpu::GatherLane me;
+  std::memcpy(me.value, static_cast<const void*>(&value), sizeof(T));
+  cuda_cpu::warp_collective(op, mask, &me, &cuda_cpu::complete_gather, nullptr, line, file);
+  for (unsigned l = 0; l < 32; ++l)
+    if ((mask >> l) & 1u) std::memcpy(static_cast<void*>(&all[l]), me.all[l], sizeof(T));
+}
+
+}  // namespace details
+
+namespace details {
+struct group_access;
+}
+
+// The lanes of a warp that a coalesced_threads() call or a partition grouped. Its collectives
+// take those lanes as their mask.
+class coalesced_group : public thread_group {
+ public:
+  unsigned long long size() const { return __builtin_popcount(lanes_); }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long thread_rank() const { return details::rank_in(lanes_); }
+  unsigned long long meta_group_rank() const { return 0; }
+  unsigned long long meta_group_size() const { return 1; }
+  void sync(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    __syncwarp(lanes_, line, file);
+  }
+  template <typename T>
+  T shfl(const T& var, unsigned int src_rank, unsigned line = __builtin_LINE(),
+         const char* file = __builtin_FILE()) const {
+    const unsigned count = __builtin_popcount(lanes_);
+    return details::masked_shuffle(lanes_, var, details::lane_of_rank(lanes_, src_rank % count), line, file);
+  }
+  template <typename T>
+  T shfl_up(const T& var, unsigned int delta, unsigned line = __builtin_LINE(),
+            const char* file = __builtin_FILE()) const {
+    const unsigned rank = details::rank_in(lanes_);
+    const unsigned source = rank >= delta ? details::lane_of_rank(lanes_, rank - delta) : details::lane();
+    return details::masked_shuffle(lanes_, var, source, line, file);
+  }
+  template <typename T>
+  T shfl_down(const T& var, unsigned int delta, unsigned line = __builtin_LINE(),
+              const char* file = __builtin_FILE()) const {
+    const unsigned rank = details::rank_in(lanes_), count = __builtin_popcount(lanes_);
+    const unsigned source = rank + delta < count ? details::lane_of_rank(lanes_, rank + delta) : details::lane();
+    return details::masked_shuffle(lanes_, var, source, line, file);
+  }
+  // Bit r is the predicate of the group's thread of rank r.
+  unsigned int ballot(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    const unsigned votes = __ballot_sync(lanes_, predicate, line, file);
+    unsigned packed = 0, rank = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if ((lanes_ >> l) & 1u) packed |= ((votes >> l) & 1u) << rank++;
+    return packed;
+  }
+  int any(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    return __any_sync(lanes_, predicate, line, file);
+  }
+  int all(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
+    return __all_sync(lanes_, predicate, line, file);
+  }
+  // The group's lanes, as warp lane numbers (what the collectives take as their mask).
+  unsigned lanes() const { return lanes_; }
+
+ private:
+  explicit coalesced_group(unsigned lanes) : thread_group(false, 0, lanes) {}
+  friend struct details::group_access;
+};
+
+namespace details {
+struct group_access {
+  static coalesced_group coalesced(unsigned lanes) { return coalesced_group(lanes); }
+};
+}  // namespace details
+
+inline coalesced_group coalesced_threads(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return details::group_access::coalesced(cuda_cpu::coalesced_lanes(line, file));
+}
+
+namespace details {
+// The lanes a group's collectives meet with: a tile meets with its whole warp (see "How tiles
+// meet" above), a coalesced group with its own lanes.
+template <unsigned int Size, typename P>
+inline unsigned meeting_lanes(const thread_block_tile<Size, P>&) { return 0xFFFFFFFFu; }
+inline unsigned meeting_lanes(const coalesced_group& g) { return g.lanes(); }
+// The lanes of the caller's own group, in warp lane numbers.
+template <unsigned int Size, typename P>
+inline unsigned own_lanes(const thread_block_tile<Size, P>&) { return tile_lanes(Size); }
+inline unsigned own_lanes(const coalesced_group& g) { return g.lanes(); }
+template <typename G>
+struct partitionable : std::false_type {};
+template <unsigned int Size, typename P>
+struct partitionable<thread_block_tile<Size, P>> : std::true_type {};
+template <>
+struct partitionable<coalesced_group> : std::true_type {};
+}  // namespace details
+
+namespace details {
+// The lanes of the caller's group (`own`, meeting with `meeting`) whose label equals its own.
+template <typename Label>
+inline coalesced_group partition(unsigned meeting, unsigned own, const Label& label, unsigned line, const char* file) {
+  if (own == (1u << lane())) return group_access::coalesced(own);  // a group of one meets nobody
+  Label labels[32];
+  gather(cuda_cpu::WarpOp::cg_partition, meeting, label, labels, line, file);
+  unsigned same = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((own >> l) & 1u) && labels[l] == label) same |= 1u << l;
+  return group_access::coalesced(same);
+}
+}  // namespace details
+
+// The threads of `group` whose `label` (an integer) equals the caller's.
+template <typename Group, typename Label,
+          typename = std::enable_if_t<details::partitionable<Group>::value && std::is_integral<Label>::value>>
+inline coalesced_group labeled_partition(const Group& group, Label label, unsigned line = __builtin_LINE(),
+                                         const char* file = __builtin_FILE()) {
+  return details::partition(details::meeting_lanes(group), details::own_lanes(group), label, line, file);
+}
+template <typename Group, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline coalesced_group binary_partition(const Group& group, bool predicate, unsigned line = __builtin_LINE(),
+                                        const char* file = __builtin_FILE()) {
+  return labeled_partition(group, predicate ? 1 : 0, line, file);
+}
+
+// The operators of reduce and the scans.
+template <typename T>
+struct plus {
+  T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <typename T>
+struct less {
+  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <typename T>
+struct greater {
+  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <typename T>
+struct bit_and {
+  T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+  T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+  T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+namespace details {
+// The values of the caller's group in rank order, folded with `op`: the whole group (reduce), up
+// to and with the caller (inclusive), or before it (exclusive; the first rank gets T()).
+enum class Fold { all, inclusive, exclusive };
+template <typename Group, typename T, typename Op>
+inline T fold(cuda_cpu::WarpOp op_name, const Group& group, const T& value, Op&& op, Fold how, unsigned line,
+              const char* file) {
+  using V = std::decay_t<T>;
+  const unsigned own = own_lanes(group), me = lane();
+  V values[32];
+  if (own == (1u << me)) {
+    values[me] = value;
+  } else {
+    gather(op_name, meeting_lanes(group), static_cast<V>(value), values, line, file);
+  }
+  V result{};
+  bool started = false;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((own >> l) & 1u)) continue;
+    if (how == Fold::exclusive && l == me) break;
+    result = started ? static_cast<V>(op(result, values[l])) : values[l];
+    started = true;
+    if (how == Fold::inclusive && l == me) break;
+  }
+  return result;
+}
+}  // namespace details
+
+template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline std::decay_t<T> reduce(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
+                              const char* file = __builtin_FILE()) {
+  return details::fold(cuda_cpu::WarpOp::cg_reduce, group, value, op, details::Fold::all, line, file);
+}
+template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline std::decay_t<T> inclusive_scan(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
+                                      const char* file = __builtin_FILE()) {
+  return details::fold(cuda_cpu::WarpOp::cg_inclusive_scan, group, value, op, details::Fold::inclusive, line, file);
+}
+template <typename Group, typename T, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline std::decay_t<T> inclusive_scan(const Group& group, T&& value, unsigned line = __builtin_LINE(),
+                                      const char* file = __builtin_FILE()) {
+  return inclusive_scan(group, value, plus<std::decay_t<T>>(), line, file);
+}
+template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline std::decay_t<T> exclusive_scan(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
+                                      const char* file = __builtin_FILE()) {
+  return details::fold(cuda_cpu::WarpOp::cg_exclusive_scan, group, value, op, details::Fold::exclusive, line, file);
+}
+template <typename Group, typename T, typename = std::enable_if_t<details::partitionable<Group>::value>>
+inline std::decay_t<T> exclusive_scan(const Group& group, T&& value, unsigned line = __builtin_LINE(),
+                                      const char* file = __builtin_FILE()) {
+  return exclusive_scan(group, value, plus<std::decay_t<T>>(), line, file);
+}
+
+// --- The grid ----------------------------------------------------------------------------
+// Its ranks and sizes. No launch is cooperative on the CPU backend, so is_valid() is false, as
+// on a GPU for a launch made without cudaLaunchCooperativeKernel, and sync() stops the program.
+class grid_group {
+ public:
+  static bool is_valid() { return false; }
+  static void sync(unsigned = __builtin_LINE(), const char* = __builtin_FILE()) {
+    cuda_cpu::not_modelled("cooperative_groups::grid_group::sync (grid-wide synchronization)");
+  }
+  static unsigned long long num_blocks() {
+    return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+  }
+  static unsigned long long block_rank() {
+    return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  }
+  static unsigned long long num_threads() { return num_blocks() * details::block_threads(); }
+  static unsigned long long size() { return num_threads(); }
+  static unsigned long long thread_rank() { return block_rank() * details::block_threads() + details::block_rank(); }
+  static dim3 dim_blocks() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static dim3 group_dim() { return dim_blocks(); }
+
+ private:
+  friend grid_group this_grid();
+  grid_group() = default;
+};
+inline grid_group this_grid() { return grid_group(); }
+
 // --- What the CPU backend does not have: each use fails to compile, naming it. -------------
 #define CUDA_CPU_CG_UNSUPPORTED_TYPE(name, message)                  \
   namespace details {                                                \
@@ -306,28 +589,14 @@ inline void sync(const Group& g, unsigned line = __builtin_LINE(), const char* f
     return 0;                                            \
   }
 
-CUDA_CPU_CG_UNSUPPORTED_TYPE(grid_group,
-                             "cooperative_groups::grid_group (this_grid) is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_TYPE(multi_grid_group,
                              "cooperative_groups::multi_grid_group (this_multi_grid) is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_TYPE(cluster_group,
                              "cooperative_groups::cluster_group (this_cluster) is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_TYPE(coalesced_group,
-                             "cooperative_groups::coalesced_group (coalesced_threads) is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(this_grid, "cooperative_groups::this_grid (grid groups) is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(this_multi_grid,
                                  "cooperative_groups::this_multi_grid (multi-grid groups) is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(this_cluster,
                                  "cooperative_groups::this_cluster (thread block clusters) is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(coalesced_threads,
-                                 "cooperative_groups::coalesced_threads (coalesced groups) is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(binary_partition,
-                                 "cooperative_groups::binary_partition is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(labeled_partition,
-                                 "cooperative_groups::labeled_partition is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(reduce, "cooperative_groups::reduce is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(inclusive_scan, "cooperative_groups::inclusive_scan is not supported on the CPU backend")
-CUDA_CPU_CG_UNSUPPORTED_FUNCTION(exclusive_scan, "cooperative_groups::exclusive_scan is not supported on the CPU backend")
 CUDA_CPU_CG_UNSUPPORTED_FUNCTION(memcpy_async,
                                  "cooperative_groups::memcpy_async is not supported on the CPU backend (use "
                                  "cuda::memcpy_async with a cuda::pipeline, or __pipeline_memcpy_async)")
@@ -343,19 +612,5 @@ CUDA_CPU_CG_UNSUPPORTED_FUNCTION(invoke_one_broadcast,
                                  "cooperative_groups::invoke_one_broadcast is not supported on the CPU backend")
 #undef CUDA_CPU_CG_UNSUPPORTED_TYPE
 #undef CUDA_CPU_CG_UNSUPPORTED_FUNCTION
-
-// The operators reduce and the scans take exist, so that a call names reduce itself.
-template <typename T>
-struct plus {};
-template <typename T>
-struct less {};
-template <typename T>
-struct greater {};
-template <typename T>
-struct bit_and {};
-template <typename T>
-struct bit_or {};
-template <typename T>
-struct bit_xor {};
 
 }  // namespace cooperative_groups
