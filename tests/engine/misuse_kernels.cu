@@ -118,3 +118,20 @@ __global__ void every_thread_reads_unwritten(float* out) {
   __shared__ float never_written[256];
   out[blockIdx.x * blockDim.x + threadIdx.x] = never_written[threadIdx.x];
 }
+
+// Each block spins `cycles` of the multiprocessor's clock (real time on both backends), then
+// writes its index: a grid of short blocks that together take long.
+__global__ void spin_in_each_block(long long cycles, int* out) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+  out[blockIdx.x] = static_cast<int>(blockIdx.x);
+}
+
+// Block `stuck` never ends; the others write their index at once.
+__global__ void one_block_never_ends(int stuck, volatile int* never_set, int* out) {
+  if (static_cast<int>(blockIdx.x) == stuck)
+    while (*never_set == 0) {
+    }
+  out[blockIdx.x] = static_cast<int>(blockIdx.x);
+}

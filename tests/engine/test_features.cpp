@@ -12,6 +12,7 @@
 
 #include "backend_fixture.h"
 #include "cuda_cpu/compat/cuda_fp16.h"
+#include "cuda_cpu/runtime_hooks.h"
 #include "cuda_cpu/vector_types.h"
 #include "engine/device_array.h"
 #include "engine/kernel.h"
@@ -526,6 +527,40 @@ TEST_CASE("cpu: a finding every thread of every block makes is counted once each
     std::sort(kept_threads.begin(), kept_threads.end());
     CHECK(kept_threads == std::vector<unsigned>{0, 1, 2, 3});
   }
+}
+
+TEST_CASE("cpu: with the limit on each block a grid of short blocks runs to its end, longer than the limit, and a "
+          "block that never ends is the only one named") {
+  // 96 blocks of 20 ms on at most two workers take about a second: past a 0.5 s limit on the
+  // launch, and each block 25 times within it.
+  auto be = cpu_backend();
+  const int blocks = 96;
+  DeviceArray<int> out(*be, blocks, "out");
+  DeviceArray<int> never_set(*be, 1, "never_set");
+  never_set.upload({0});
+  auto spin = kernel<void(long long, int*)>(m::cpu_spin_in_each_block, m::gpu_spin_in_each_block);
+  const long long cycles = 20LL * cuda_cpu::kClockKhz;  // 20 ms
+  RunOptions whole_launch;
+  whole_launch.timeout_seconds = 0.5;
+  LaunchResult late = engine::launch(*be, spin, LaunchConfig{blocks, 1}, whole_launch, cycles, out.get());
+  CHECK(first_of(late, FindingKind::timeout) != nullptr);
+
+  RunOptions each_block = whole_launch;
+  each_block.limit_each_block = true;
+  out.upload(std::vector<int>(blocks, -1));
+  LaunchResult done = engine::launch(*be, spin, LaunchConfig{blocks, 1}, each_block, cycles, out.get());
+  for (const auto& finding : done.findings) INFO("block " << finding.where.block.x << ": " << finding.detail);
+  CHECK(done.findings.empty());
+  std::vector<int> every_block(blocks);
+  for (int b = 0; b < blocks; ++b) every_block[b] = b;
+  CHECK(out.download() == every_block);
+
+  auto never = kernel<void(int, volatile int*, int*)>(m::cpu_one_block_never_ends, m::gpu_one_block_never_ends);
+  LaunchResult stuck = engine::launch(*be, never, LaunchConfig{blocks, 32}, each_block, 37, never_set.get(), out.get());
+  std::vector<unsigned> named;
+  for (const auto& finding : stuck.findings)
+    if (finding.kind == FindingKind::timeout) named.push_back(finding.where.block.x);
+  CHECK(named == std::vector<unsigned>{37});
 }
 
 TEST_CASE("cpu: two threads writing the same half of a shared word race") {

@@ -53,8 +53,9 @@ const PuzzleSpec& program_spec() {
     s.id = "program";
     s.guard_hint = "check the index against the buffer's size before the access";
     // A program's launches do their authors' sizes, which can take the CPU backend far longer
-    // than a GPU; the limit is the engine's, scaled by the environment (isolated_launch.cpp).
-    s.timeout_hint = "PUZZLES_TIME_LIMIT_SCALE=N in the environment gives each launch N times as long";
+    // than a GPU: the limit is each block's (runtime_api.cpp), scaled by the environment
+    // (isolated_launch.cpp).
+    s.timeout_hint = "PUZZLES_TIME_LIMIT_SCALE=N in the environment gives each block N times as long";
     return s;
   }();
   return spec;

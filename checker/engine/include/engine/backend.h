@@ -44,6 +44,11 @@ const char* to_string(ThreadOrder order);
 
 struct RunOptions {
   double timeout_seconds = 10;
+  // CPU: the limit is each block's, not the launch's: a launch stops when one of its blocks has
+  // run timeout_seconds without finishing (an endless loop, a wait that never ends), however
+  // long the grid takes. Whole programs launch so (their authors' grids can be large); the
+  // puzzles' checkers limit the launch.
+  bool limit_each_block = false;
   ThreadOrder order = ThreadOrder::forward;
   std::uint64_t shuffle_seed = 1;
   // CPU: how many findings of each kind to keep in full (the rest are only counted).

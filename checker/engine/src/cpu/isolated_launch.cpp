@@ -284,6 +284,70 @@ void attach_wait_sites(std::vector<Finding>& findings, const LaunchReport& repor
     }
 }
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The workers whose blocks ran past the limit, one bit each; none: the child exited in time.
+using LateWorkers = std::uint64_t;
+static_assert(kMaxWorkers <= 64, "one bit per worker");
+constexpr LateWorkers kEveryWorker = ~LateWorkers{0};
+
+// Waits for the child to exit (0) or for the launch to pass its limit (every worker is late).
+LateWorkers wait_whole_launch(pid_t pid, pollfd& pfd, double limit, const LaunchReport& report, Clock::time_point start) {
+  double deadline = limit;  // seconds since the start; moves on while the child is starved of CPU
+  for (;;) {
+    double waited = seconds_since(start);
+    if (waited >= deadline) {
+      // The kernel's own time: the clock, less what an average worker waited for a core.
+      const double queued = run_queue_wait_seconds(pid);
+      const double workers = std::max(1u, report.workers);
+      const double own = queued < 0 ? waited : waited - queued / workers;
+      if (own >= limit || waited >= kStarvedLimitFactor * limit) return kEveryWorker;
+      // At best its own time grows one second a second from here.
+      deadline = std::min(waited + (limit - own), kStarvedLimitFactor * limit);
+    }
+    int ready = poll(&pfd, 1, static_cast<int>((deadline - waited) * 1000.0) + 1);
+    if (ready > 0) return 0;
+    if (ready < 0 && errno != EINTR) return 0;
+  }
+}
+
+// The same, with the limit on each block: the time since a busy worker last finished a block
+// (or since the launch), less its share of the run-queue wait over that time, as above. Only the
+// workers past the limit are late.
+LateWorkers wait_each_block(pid_t pid, pollfd& pfd, double limit, const LaunchReport& report, Clock::time_point start) {
+  struct Mark {
+    std::uint64_t done = 0;
+    double at = 0, queued = 0;  // when the count last moved, and the run-queue wait then
+  };
+  Mark marks[kMaxWorkers];
+  // Often enough that a block is not stopped late by much, seldom enough to cost nothing.
+  const int poll_ms = static_cast<int>(std::clamp(limit * 1000.0 / 20.0, 10.0, 250.0));
+  for (;;) {
+    int ready = poll(&pfd, 1, poll_ms);
+    if (ready > 0) return 0;
+    if (ready < 0 && errno != EINTR) return 0;
+    const double now = seconds_since(start);
+    const double queued = std::max(0.0, run_queue_wait_seconds(pid));
+    const unsigned workers = std::min<unsigned>(std::max(1u, report.workers), kMaxWorkers);
+    LateWorkers late = 0;
+    for (unsigned w = 0; w < workers; ++w) {
+      const std::uint64_t done = report.heartbeat[w].blocks_done.load(std::memory_order_relaxed);
+      if (done != marks[w].done || !report.heartbeat[w].busy.load(std::memory_order_relaxed)) {
+        marks[w] = Mark{done, now, queued};
+        continue;
+      }
+      const double clock = now - marks[w].at;
+      const double own = clock - (queued - marks[w].queued) / workers;
+      if (own >= limit || clock >= kStarvedLimitFactor * limit) late |= LateWorkers{1} << w;
+    }
+    if (late) return late;
+  }
+}
+
 }  // namespace
 
 LaunchResult launch_isolated(GridPlan& plan) {
@@ -311,39 +375,23 @@ LaunchResult launch_isolated(GridPlan& plan) {
   close(pipe_fds[1]);
 
   // The child holds the pipe's write end: it closes, waking poll, when the child exits.
-  bool timed_out = false;
   pollfd pfd{pipe_fds[0], POLLIN, 0};
-  double deadline = limit;  // seconds since the start; moves on while the child is starved of CPU
-  for (;;) {
-    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (waited >= deadline) {
-      // The kernel's own time: the clock, less what an average worker waited for a core.
-      const double queued = run_queue_wait_seconds(pid);
-      const double workers = std::max(1u, report->workers);
-      const double own = queued < 0 ? waited : waited - queued / workers;
-      if (own >= limit || waited >= kStarvedLimitFactor * limit) {
-        timed_out = true;
-        break;
-      }
-      // At best its own time grows one second a second from here.
-      deadline = std::min(waited + (limit - own), kStarvedLimitFactor * limit);
-    }
-    int ready = poll(&pfd, 1, static_cast<int>((deadline - waited) * 1000.0) + 1);
-    if (ready > 0) break;
-    if (ready < 0 && errno != EINTR) break;
-  }
+  const LateWorkers late = plan.options.limit_each_block ? wait_each_block(pid, pfd, limit, *report, start)
+                                                        : wait_whole_launch(pid, pfd, limit, *report, start);
+  const bool timed_out = late != 0;
   LaunchResult result;
   Translator translate(plan);
   if (timed_out) {
     // What was running when time ran out, before the child is stopped.
     for (unsigned w = 0; w < report->workers && w < kMaxWorkers; ++w) {
-      if (!report->heartbeat[w].busy.load()) continue;
+      if (!report->heartbeat[w].busy.load() || !((late >> w) & 1u)) continue;
       std::uint32_t thread = report->heartbeat[w].thread.load();
       if (thread >= plan.threads_per_block) continue;
       Finding f;
       f.kind = FindingKind::timeout;
       f.where = translate.coord(report->heartbeat[w].block.load(), thread);
-      f.detail = "still running after " + seconds_text(limit) + " s";
+      f.detail = plan.options.limit_each_block ? "still running, its block unfinished after " + seconds_text(limit) + " s"
+                                                : "still running after " + seconds_text(limit) + " s";
       result.add(f);
     }
     if (result.findings.empty()) {

@@ -120,6 +120,7 @@ struct alignas(64) WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
   std::atomic<std::uint32_t> thread;
   std::atomic<std::uint32_t> busy;  // 1 while a block runs
+  std::atomic<std::uint64_t> blocks_done;  // blocks (CTAs) this worker has finished
 };
 
 // How many findings of each kind one worker made: its own cache line(s), so that workers finding

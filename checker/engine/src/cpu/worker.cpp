@@ -462,6 +462,7 @@ void Worker::end_block() {
     if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block_, max_loads_thread_ = t.linear;
   }
   plan_.report->threads_run.fetch_add(n_, std::memory_order_relaxed);
+  plan_.report->heartbeat[index_].blocks_done.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Every runnable thread has stopped, some of them waiting for tensor copies still in flight:
