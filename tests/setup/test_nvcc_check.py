@@ -29,7 +29,7 @@ class NvccCheck(unittest.TestCase):
     def test_nvcc_check_builds_machine_code_and_stops_the_build_at_a_file_nvcc_refuses(self):
         nvcc = os.environ.get("NVCC", "")
         if not nvcc or not os.access(nvcc, os.X_OK):
-            self.skipTest("this build found no nvcc (it comes with the CUDA toolkit, not a Debian package)")
+            self.skipTest("this build found no nvcc (nvcc comes with NVIDIA's CUDA toolkit)")
         with tempfile.TemporaryDirectory() as work:
             work = Path(work)
             (work / "good.cu").write_text(GOOD, encoding="utf-8")
