@@ -29,6 +29,7 @@ PROGRAM_BUILD_DIR, when set, names the course build to compile against (built be
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -44,6 +45,8 @@ RUN = ROOT / "checker" / "run"
 NVCC = ROOT / "checker" / "nvcc"
 TOOLKIT = []  # checker/nvcc --print-toolkit-root, asked once
 OWN = {0: "PASS", 1: "FAIL", 2: "WAIVED", 125: "stopped: not modelled"}
+DEVICE_PASS = re.compile(r"note: (\S+:\d+) tests __CUDA_ARCH__")
+PRINTED_FAILURE = re.compile(r"^.*\b(FAILED|Test failed|TEST FAILED)\b", re.MULTILINE)
 
 
 def read_list(path):
@@ -178,6 +181,15 @@ def measure(program, limit, logs):
             else:
                 result["compile_error"] = first_error("\n".join(log)) or "the configure failed"
     result["seconds"] = round(time.monotonic() - start, 1)
+    text = "\n".join(log)
+    # Where the program's files test __CUDA_ARCH__ (checker/run's and checker/nvcc's note): code kept
+    # for nvcc's device pass is left out here, so a kernel may have done nothing.
+    noted = DEVICE_PASS.search(text)
+    result["device_pass"] = Path(noted.group(1)).name if noted else None  # file:line, no folder
+    # Some programs print their verdict and exit 0 whatever it is (NVIDIA's samples print FAILED).
+    printed_failure = result["status"] == 0 and PRINTED_FAILURE.search(text) is not None
+    if printed_failure:
+        result["result"] = "FAIL (printed; exit 0)"
     if result["result"] is None:
         if not result["builds"]:
             result["result"] = "did not build"
@@ -196,6 +208,8 @@ def table(results):
              "first compile error or call not modelled |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         why = r["compile_error"] or r["not_modelled"] or ""
+        if r.get("device_pass"):
+            why = (why + "; " if why else "") + f"tests __CUDA_ARCH__ at {r['device_pass']}"
         lines.append(f"| {r['name']} | {r['source']} | {r['how']} | {'yes' if r['builds'] else 'no'} | "
                      f"{'yes' if r['runs'] else 'no'} | {r['result']} | {r['launches']} | {r['findings']} | "
                      f"{r['seconds']} | {why.replace('|', '/')} |")

@@ -85,6 +85,9 @@ class Programs(unittest.TestCase):
         # Findings and refusals make checker/run fail although the program itself returned 0.
         self.assertEqual(doc["status"], 1)
         self.assertEqual(done.returncode, 1)
+        # The file tests __CUDA_ARCH__ (at its end): one note names the line.
+        self.assertEqual(done.stderr.count("tests __CUDA_ARCH__"), 1, done.stderr)
+        self.assertIn("launch_forms.cu:137 tests __CUDA_ARCH__, which the CPU backend leaves undefined", done.stderr)
 
     def test_default_arguments_are_passed_where_a_launch_leaves_them_out(self):
         done = run("default_arguments.cu", "--json")

@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from course import nvcc_args
+from course import device_pass, nvcc_args
 from course.nvcc_args import CU, C, OBJECT, LIBRARY
 
 # nvcc's CUDA 12 language default; the engine's headers need C++17 at least.
@@ -110,6 +110,17 @@ class Driver:
                   "-o", output, rewritten])
         if deps and not self.inv.dry_run:
             self.write_deps(depfile, {str(wrapper): str(source)}, deps)
+        if not self.inv.dry_run:
+            self.note_device_pass(source, depfile, wrapper)
+
+    def note_device_pass(self, source, depfile, wrapper):
+        """Says where the program's own files (not the system's or the course's) test __CUDA_ARCH__."""
+        text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
+        _, _, names = text.partition(": ")
+        own = [str(source)] + [n for n in names.split()
+                               if n != str(wrapper) and not n.startswith(("/usr/", str(self.tc["course"])))]
+        for path, line in device_pass.tests_in(own):
+            print(device_pass.device_pass_note(path, line), file=self.err, flush=True)
 
     def compile_host(self, source, kind, output, deps):
         compile_host = list(self.tc["compile_host"])

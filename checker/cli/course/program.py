@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from course import build, compiler, paths
+from course import build, compiler, device_pass, paths
 from course.style import Style
 
 SCHEMA = 1
@@ -167,6 +167,8 @@ def build_cpu(o, err):
     status, log = _run(["cmake", "--build", str(program_tree)])
     if status != 0:
         raise Stop(1, _compile_error(log, o.source, err), "compile_error")
+    for path, line in device_pass.tests_in([o.source]):
+        print(Style.for_stream(err).dim(device_pass.device_pass_note(paths.relative(Path(path)), line)), file=err)
     return program_tree / "program"
 
 
