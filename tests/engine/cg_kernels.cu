@@ -3,6 +3,8 @@
 // backend finds (a tile sync one thread skips, a block sync one thread skips, a missing tile
 // sync). test_cg.cpp checks the lines of the mistakes: keep them where they are.
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 
 namespace cg = cooperative_groups;
 

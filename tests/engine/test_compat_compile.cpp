@@ -276,6 +276,8 @@ __global__ void k(float* out, const float* in) {
 TEST_CASE("compat: kernels using cooperative_groups.h, cuda/pipeline and cuda_bf16.h as supported compile cleanly") {
   const test_support::ProcessResult r = compile("compat_supported", R"(
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 #include <cuda/pipeline>
 #include <cuda_bf16.h>
 #include <mma.h>
@@ -342,6 +344,22 @@ void uses(cg::multi_grid_group& b, cg::cluster_group& c) {
 }
 )",
                 {"multi_grid_group (this_multi_grid)", "cluster_group (this_cluster)"});
+}
+
+TEST_CASE("compat: cooperative_groups::reduce and the scans need their own headers, as in CUDA") {
+  // A kernel that compiled here with <cooperative_groups.h> alone would not compile with nvcc.
+  check_refused("compat_cg_reduce_header", R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  out[0] = cg::reduce(tile, 1, cg::plus<int>());
+  out[1] = cg::inclusive_scan(tile, 1);
+  out[2] = cg::exclusive_scan(tile, 1);
+}
+)",
+                // clang: "no member named 'reduce' in namespace ..."; GCC: "'reduce' is not a member of ...".
+                {"'reduce'", "'plus'", "'inclusive_scan'", "'exclusive_scan'"});
 }
 
 TEST_CASE("compat: block-scoped pipelines and the barrier forms of cuda/pipeline fail to compile, naming themselves") {

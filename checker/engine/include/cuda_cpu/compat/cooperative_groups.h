@@ -10,9 +10,8 @@
 // shfl_down, shfl_xor (of any trivially copyable type; wider than 8 bytes in 8-byte pieces),
 // any, all and ballot. coalesced_threads() and its coalesced_group (sync, thread_rank, size,
 // num_threads, shfl, shfl_up, shfl_down, any, all, ballot); labeled_partition and
-// binary_partition of a tile or a coalesced group; reduce, inclusive_scan and exclusive_scan
-// over a tile or a coalesced group (values of up to 16 bytes; plus, less, greater, bit_and,
-// bit_or, bit_xor or any function of two values). this_grid() and its grid_group's ranks and
+// binary_partition of a tile or a coalesced group; reduce (<cooperative_groups/reduce.h>),
+// inclusive_scan and exclusive_scan (<cooperative_groups/scan.h>), as CUDA splits them. this_grid() and its grid_group's ranks and
 // sizes; its sync() stops the program with one line, as grid-wide synchronization is not
 // modelled (is_valid() is false: no launch is cooperative here).
 //
@@ -311,7 +310,7 @@ inline void sync(const Group& g, unsigned line = __builtin_LINE(), const char* f
   g.sync(line, file);
 }
 
-// --- Coalesced groups, partitions, reductions and scans ------------------------------------
+// --- Coalesced groups and partitions ---------------------------------------------------------
 
 namespace details {
 
@@ -463,86 +462,6 @@ template <typename Group, typename = std::enable_if_t<details::partitionable<Gro
 inline coalesced_group binary_partition(const Group& group, bool predicate, unsigned line = __builtin_LINE(),
                                         const char* file = __builtin_FILE()) {
   return labeled_partition(group, predicate ? 1 : 0, line, file);
-}
-
-// The operators of reduce and the scans.
-template <typename T>
-struct plus {
-  T operator()(const T& a, const T& b) const { return a + b; }
-};
-template <typename T>
-struct less {
-  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
-};
-template <typename T>
-struct greater {
-  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-};
-template <typename T>
-struct bit_and {
-  T operator()(const T& a, const T& b) const { return a & b; }
-};
-template <typename T>
-struct bit_or {
-  T operator()(const T& a, const T& b) const { return a | b; }
-};
-template <typename T>
-struct bit_xor {
-  T operator()(const T& a, const T& b) const { return a ^ b; }
-};
-
-namespace details {
-// The values of the caller's group in rank order, folded with `op`: the whole group (reduce), up
-// to and with the caller (inclusive), or before it (exclusive; the first rank gets T()).
-enum class Fold { all, inclusive, exclusive };
-template <typename Group, typename T, typename Op>
-inline T fold(cuda_cpu::WarpOp op_name, const Group& group, const T& value, Op&& op, Fold how, unsigned line,
-              const char* file) {
-  using V = std::decay_t<T>;
-  const unsigned own = own_lanes(group), me = lane();
-  V values[32];
-  if (own == (1u << me)) {
-    values[me] = value;
-  } else {
-    gather(op_name, meeting_lanes(group), static_cast<V>(value), values, line, file);
-  }
-  V result{};
-  bool started = false;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!((own >> l) & 1u)) continue;
-    if (how == Fold::exclusive && l == me) break;
-    result = started ? static_cast<V>(op(result, values[l])) : values[l];
-    started = true;
-    if (how == Fold::inclusive && l == me) break;
-  }
-  return result;
-}
-}  // namespace details
-
-template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
-inline std::decay_t<T> reduce(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
-                              const char* file = __builtin_FILE()) {
-  return details::fold(cuda_cpu::WarpOp::cg_reduce, group, value, op, details::Fold::all, line, file);
-}
-template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
-inline std::decay_t<T> inclusive_scan(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
-                                      const char* file = __builtin_FILE()) {
-  return details::fold(cuda_cpu::WarpOp::cg_inclusive_scan, group, value, op, details::Fold::inclusive, line, file);
-}
-template <typename Group, typename T, typename = std::enable_if_t<details::partitionable<Group>::value>>
-inline std::decay_t<T> inclusive_scan(const Group& group, T&& value, unsigned line = __builtin_LINE(),
-                                      const char* file = __builtin_FILE()) {
-  return inclusive_scan(group, value, plus<std::decay_t<T>>(), line, file);
-}
-template <typename Group, typename T, typename Op, typename = std::enable_if_t<details::partitionable<Group>::value>>
-inline std::decay_t<T> exclusive_scan(const Group& group, T&& value, Op&& op, unsigned line = __builtin_LINE(),
-                                      const char* file = __builtin_FILE()) {
-  return details::fold(cuda_cpu::WarpOp::cg_exclusive_scan, group, value, op, details::Fold::exclusive, line, file);
-}
-template <typename Group, typename T, typename = std::enable_if_t<details::partitionable<Group>::value>>
-inline std::decay_t<T> exclusive_scan(const Group& group, T&& value, unsigned line = __builtin_LINE(),
-                                      const char* file = __builtin_FILE()) {
-  return exclusive_scan(group, value, plus<std::decay_t<T>>(), line, file);
 }
 
 // --- The grid ----------------------------------------------------------------------------
