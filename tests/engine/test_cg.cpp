@@ -142,7 +142,7 @@ TEST_CASE("cpu: a tile sync that one thread skips is a warp divergence at the sy
     CHECK(f->op == "__syncwarp");
     bool waits_at_line = false, one_returned = false;  // the rest of the warp waits at the sync
     for (const auto& group : f->groups) {
-      if (!group.returned && group.barrier.line == 114 && group.barrier.file.find("cg_kernels.cu") != std::string::npos)
+      if (!group.returned && group.barrier.line == 116 && group.barrier.file.find("cg_kernels.cu") != std::string::npos)
         waits_at_line = true;
       // Rank 3 of both tiles of the warp (threads 3 and 19) returned.
       if (group.returned && group.count == 2 && group.sample.at(0).x == 3) one_returned = true;
@@ -162,7 +162,7 @@ TEST_CASE("cpu: a block sync that one thread skips is a barrier divergence at th
   REQUIRE(f);
   bool waits_at_line = false;
   for (const auto& group : f->groups)
-    if (!group.returned && group.barrier.line == 121) waits_at_line = true;
+    if (!group.returned && group.barrier.line == 123) waits_at_line = true;
   CHECK(waits_at_line);
 }
 
@@ -179,7 +179,7 @@ TEST_CASE("cpu: a tile that shares values through shared memory without tile.syn
     const engine::Finding* f = first_of(r, FindingKind::shared_race);
     REQUIRE(f);
     CHECK(f->buffer == "values");
-    CHECK((f->at.line == 129 || f->other_at.line == 129));
+    CHECK((f->at.line == 131 || f->other_at.line == 131));
   }
 }
 
