@@ -357,16 +357,11 @@ struct group_access;
 
 // The lanes of a warp that a coalesced_threads() call or a partition grouped. Its collectives
 // take those lanes as their mask.
+// size, num_threads, thread_rank and sync are thread_group's, which knows a coalesced group's lanes.
 class coalesced_group : public thread_group {
  public:
-  unsigned long long size() const { return __builtin_popcount(lanes_); }
-  unsigned long long num_threads() const { return size(); }
-  unsigned long long thread_rank() const { return details::rank_in(lanes_); }
   unsigned long long meta_group_rank() const { return 0; }
   unsigned long long meta_group_size() const { return 1; }
-  void sync(unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) const {
-    __syncwarp(lanes_, line, file);
-  }
   template <typename T>
   T shfl(const T& var, unsigned int src_rank, unsigned line = __builtin_LINE(),
          const char* file = __builtin_FILE()) const {
