@@ -113,12 +113,13 @@ class Driver:
         if not self.inv.dry_run:
             self.note_device_pass(source, depfile, wrapper)
 
+    def is_own(self, name):
+        """A file of the program's, not the system's or the course's (as -MM leaves out)."""
+        return not name.startswith(("/usr/", str(self.tc["course"])))
+
     def note_device_pass(self, source, depfile, wrapper):
         """Says where the program's own files (not the system's or the course's) test __CUDA_ARCH__."""
-        text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
-        _, _, names = text.partition(": ")
-        own = [str(source)] + [n for n in names.split()
-                               if n != str(wrapper) and not n.startswith(("/usr/", str(self.tc["course"])))]
+        own = [str(source)] + [n for n in _depfile_names(depfile) if n != str(wrapper) and self.is_own(n)]
         for path, line in device_pass.tests_in(own):
             print(device_pass.device_pass_note(path, line), file=self.err, flush=True)
 
@@ -140,12 +141,10 @@ class Driver:
     def write_deps(self, depfile, replace, deps):
         """The dependency file the program's build asked for (-MD, -MF, -MT, -MP), from the
         compiler's: the generated wrapper is named as the program's file it includes."""
-        text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
-        _, _, names = text.partition(": ")
-        files = [replace.get(n, n) for n in names.split()]
+        files = [replace.get(n, n) for n in _depfile_names(depfile)]
         files = list(dict.fromkeys(files))
         if deps["mode"] == "MM":
-            files = [f for f in files if not f.startswith(("/usr/", str(self.tc["course"])))]
+            files = [f for f in files if self.is_own(f)]
         targets = " ".join(deps["targets"] or [deps["target"]])
         lines = [targets + ": " + " \\\n  ".join(files)]
         if deps["phony"]:
@@ -365,6 +364,13 @@ class Driver:
                 self.say_link(objects, inv.output or "a.out")
             self.link(objects, inv.output or "a.out")
         return 0
+
+
+def _depfile_names(depfile):
+    """The files a compiler's dependency file (-MD -MF) names after its target, in order."""
+    text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
+    _, _, names = text.partition(": ")
+    return names.split()
 
 
 def _rsp_quote(word):
