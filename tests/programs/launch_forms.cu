@@ -132,8 +132,8 @@ int main() {
   return failures == 0 ? 0 : 1;
 }
 
-// nvcc defines __CUDA_ARCH__ in its device pass only; the CPU backend compiles a file once, as
-// the host pass: checker/run says where a program's file tests it.
+// nvcc defines __CUDA_ARCH__ in its device pass only; checker/run compiles a file that tests it
+// as both passes, the device pass for the sm_90 it models.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
 #error "these kernels need sm_70 or later"
 #endif

@@ -45,7 +45,7 @@ RUN = ROOT / "checker" / "run"
 NVCC = ROOT / "checker" / "nvcc"
 TOOLKIT = []  # checker/nvcc --print-toolkit-root, asked once
 OWN = {0: "PASS", 1: "FAIL", 2: "WAIVED", 125: "stopped: not modelled"}
-DEVICE_PASS = re.compile(r"note: (\S+:\d+) tests __CUDA_ARCH__")
+INTERNAL_KERNEL = re.compile(r"note: kernel (.+?) is static \(or in an unnamed namespace\)")
 PRINTED_FAILURE = re.compile(r"^.*\b(FAILED|Test failed|TEST FAILED)\b", re.MULTILINE)
 
 
@@ -182,10 +182,9 @@ def measure(program, limit, logs):
                 result["compile_error"] = first_error("\n".join(log)) or "the configure failed"
     result["seconds"] = round(time.monotonic() - start, 1)
     text = "\n".join(log)
-    # Where the program's files test __CUDA_ARCH__ (checker/run's and checker/nvcc's note): code kept
-    # for nvcc's device pass is left out here, so a kernel may have done nothing.
-    noted = DEVICE_PASS.search(text)
-    result["device_pass"] = Path(noted.group(1)).name if noted else None  # file:line, no folder
+    # Kernels of internal linkage in a file compiled with nvcc's device pass (checker/nvcc's note):
+    # they run as the host pass compiled them, without the code kept for the device pass.
+    result["internal_kernels"] = sorted(set(INTERNAL_KERNEL.findall(text)))
     # Some programs print their verdict and exit 0 whatever it is (NVIDIA's samples print FAILED).
     printed_failure = result["status"] == 0 and PRINTED_FAILURE.search(text) is not None
     if printed_failure:
@@ -208,8 +207,9 @@ def table(results):
              "first compile error or call not modelled |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         why = r["compile_error"] or r["not_modelled"] or ""
-        if r.get("device_pass"):
-            why = (why + "; " if why else "") + f"tests __CUDA_ARCH__ at {r['device_pass']}"
+        if r.get("internal_kernels"):
+            why = (why + "; " if why else "") + "static kernels run as the host pass compiled them: " + \
+                ", ".join(r["internal_kernels"])
         lines.append(f"| {r['name']} | {r['source']} | {r['how']} | {'yes' if r['builds'] else 'no'} | "
                      f"{'yes' if r['runs'] else 'no'} | {r['result']} | {r['launches']} | {r['findings']} | "
                      f"{r['seconds']} | {why.replace('|', '/')} |")

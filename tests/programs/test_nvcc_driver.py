@@ -172,6 +172,34 @@ class Commands(unittest.TestCase):
         self.assertEqual(done.returncode, 0)
         self.assertIn("release 12.8", done.stdout)
 
+    def test_a_file_that_tests_cuda_arch_is_compiled_as_both_passes_for_its_architecture(self):
+        shutil.copy(HERE / "device_pass.cu", self.folder)
+        shutil.copytree(HERE / "include", self.folder / "include")
+        # The device pass is for the newest architecture the build names that an sm_90 runs.
+        for arch_words, expected in ((["-arch=sm_80"], 800),
+                                     (["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_100,code=sm_100"], 900)):
+            with self.subTest(arch=arch_words):
+                done = self.nvcc(*arch_words, f"-DCUDA_ARCH_EXPECTED={expected}", "-o", "app", "device_pass.cu")
+                self.assertEqual(done.returncode, 0, done.stderr)
+                app = run([self.folder / "app"], self.folder)
+                self.assertIn("device pass: 0 failed expectations", app.stdout, app.stderr)
+                self.assertEqual(app.returncode, 0)
+        # Without -arch, nvcc builds for sm_52: the kernel kept for sm_70 and later does nothing,
+        # as on a GPU, and so does the one for sm_90.
+        self.assertEqual(self.nvcc("-c", "device_pass.cu").returncode, 0)
+        self.assertEqual(self.nvcc("-o", "app52", "device_pass.o").returncode, 0)
+        app = run([self.folder / "app52"], self.folder)
+        self.assertIn("device pass: 2 failed expectations", app.stdout, app.stderr)
+        # A static kernel is named by a symbol private to its file: it keeps the host pass's body.
+        (self.folder / "hidden.cu").write_text(
+            "#include <cstdio>\n"
+            "static __global__ void hidden(int* out) {\n#ifdef __CUDA_ARCH__\n  *out = 1;\n#endif\n}\n"
+            "int main() { int* out; cudaMallocManaged(&out, sizeof *out); *out = 0; hidden<<<1, 1>>>(out);\n"
+            "  cudaDeviceSynchronize(); std::printf(\"%d\\n\", *out); }\n")
+        done = self.nvcc("-o", "hidden", "hidden.cu")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("note: kernel hidden(int*) is static (or in an unnamed namespace)", done.stderr)
+
     def test_a_compile_error_is_the_compilers_line_and_exit_1(self):
         (self.folder / "broken.cu").write_text("__global__ void k(int* p) { p[0] = missing; }\n")
         done = self.nvcc("-c", "broken.cu")

@@ -85,9 +85,23 @@ class Programs(unittest.TestCase):
         # Findings and refusals make checker/run fail although the program itself returned 0.
         self.assertEqual(doc["status"], 1)
         self.assertEqual(done.returncode, 1)
-        # The file tests __CUDA_ARCH__ (at its end): one note names the line.
-        self.assertEqual(done.stderr.count("tests __CUDA_ARCH__"), 1, done.stderr)
-        self.assertIn("launch_forms.cu:137 tests __CUDA_ARCH__, which the CPU backend leaves undefined", done.stderr)
+        # The file tests __CUDA_ARCH__ (at its end): its device pass, for sm_90, passes the guard.
+        self.assertNotIn("#error", done.stderr)
+
+    def test_code_kept_for_the_device_pass_runs_in_kernels(self):
+        done = run("device_pass.cu")
+        self.assertIn("device pass: 0 failed expectations", done.stdout, done.stderr)
+        self.assertIn("3 launches, no findings.", done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        # The file is compiled as nvcc's two passes only where it tests __CUDA_ARCH__: a copy that
+        # tests it nowhere is one host pass, whose kernels keep nothing of the device pass's code.
+        with tempfile.TemporaryDirectory() as folder:
+            host_only = Path(folder) / "device_pass.cu"
+            shutil.copytree(HERE / "include", Path(folder) / "include")
+            host_only.write_text((HERE / "device_pass.cu").read_text().replace("__CUDA_ARCH__", "HOST_ONLY_ARCH"))
+            done = run(str(host_only))
+        self.assertIn("device pass: 3 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 1)
 
     def test_default_arguments_are_passed_where_a_launch_leaves_them_out(self):
         done = run("default_arguments.cu", "--json")
@@ -201,6 +215,9 @@ class OnTheGpu(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("device_heap.cu", "--backend=gpu")
         self.assertIn("device heap: 0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("device_pass.cu", "--backend=gpu")
+        self.assertIn("device pass: 0 failed expectations", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("libcu_headers.cu", "--backend=gpu")
         self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)

@@ -108,16 +108,6 @@ def _compile_error(log, source, err):
     return "\n".join(lines).rstrip()
 
 
-def _generator(tree):
-    try:
-        for line in (tree / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("CMAKE_GENERATOR:"):
-                return line.split("=", 1)[1].strip()
-    except OSError:
-        pass
-    return None
-
-
 def course_build(err, announce=True):
     """The course build that programs are compiled and linked against (PROGRAM_BUILD_DIR, a
     build that is up to date, such as the tests' own; else the preset's, configured and its
@@ -149,17 +139,38 @@ def course_build(err, announce=True):
     return paths.build_dir(preset)
 
 
+def _cached(tree, name):
+    """A variable's value in a configured build's CMakeCache.txt, or None."""
+    try:
+        for line in (tree / "CMakeCache.txt").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith(name + ":"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def _generator(tree):
+    return _cached(tree, "CMAKE_GENERATOR")
+
+
 def build_cpu(o, err):
     """The program built for the CPU backend; returns its path."""
     tree = course_build(err)
-    # Its folder's name holds a digest of the file's path and -I folders: configured once.
+    # Its folder's name holds a digest of the file's path and -I folders: configured once, and
+    # again where nvcc's device pass comes or goes (the program's own files test __CUDA_ARCH__:
+    # compiled for the modelled GPU, as the course's kernels are).
     program_tree = tree / "programs" / _name(o)
-    if not (program_tree / "CMakeCache.txt").exists():
+    own = device_pass.quoted_includes(o.source, o.includes)
+    device_arch = str(device_pass.MODELLED * 10) if device_pass.tests_in(own) else ""
+    configured = (program_tree / "CMakeCache.txt").exists()
+    if not configured or (_cached(program_tree, "PROGRAM_DEVICE_ARCH") or "") != device_arch:
         configure = ["cmake", "-S", str(paths.ROOT / "checker" / "program"), "-B", str(program_tree),
                      f"-DPUZZLES_BUILD_DIR={tree.resolve()}", f"-DPROGRAM={o.source}",
-                     "-DPROGRAM_INCLUDES=" + ";".join(str(d) for d in o.includes)]
+                     "-DPROGRAM_INCLUDES=" + ";".join(str(d) for d in o.includes),
+                     f"-DPROGRAM_DEVICE_ARCH={device_arch}"]
         generator = _generator(tree)
-        if generator:
+        if generator and not configured:
             configure += ["-G", generator]
         status, log = _run(configure)
         if status != 0:
@@ -167,8 +178,10 @@ def build_cpu(o, err):
     status, log = _run(["cmake", "--build", str(program_tree)])
     if status != 0:
         raise Stop(1, _compile_error(log, o.source, err), "compile_error")
-    for path, line in device_pass.tests_in([o.source]):
-        print(Style.for_stream(err).dim(device_pass.device_pass_note(paths.relative(Path(path)), line)), file=err)
+    if device_arch:
+        facts = program_tree / "generated" / "device_pass.facts"
+        for name in device_pass.internal_kernels(facts.read_text(encoding="utf-8") if facts.exists() else ""):
+            print(Style.for_stream(err).dim(device_pass.internal_kernel_note(name)), file=err)
     return program_tree / "program"
 
 

@@ -21,6 +21,7 @@
 
 #include "chevron_launch.h"
 #include "device_heap_new.h"
+#include "device_pass_merge.h"
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "localize_symbols.h"
@@ -493,9 +494,12 @@ int main(int argc, char** argv) {
   // The kernel build's other step on the build machine: its compile, with the object's symbols
   // renamed apart from every other kernel library's (localize_symbols.cpp).
   if (argc >= 2 && std::strcmp(argv[1], "--localize-symbols") == 0) return localize::compile_then_localize(argc, argv);
+  // A whole program's file compiled as nvcc's two passes: the objects joined (device_pass_merge.h).
+  if (argc >= 2 && std::strcmp(argv[1], "--device-pass") == 0) return device_pass::merge_command(argc, argv);
   if (argc != 3) {
     std::cerr << "usage: ptx_rewrite <preprocessed input> <output>\n"
-                 "       ptx_rewrite --localize-symbols SUFFIX -- COMPILER ARGS...\n";
+                 "       ptx_rewrite --localize-symbols SUFFIX -- COMPILER ARGS...\n"
+                 "       ptx_rewrite --device-pass HOST.o DEVICE.o [FACTS]\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);

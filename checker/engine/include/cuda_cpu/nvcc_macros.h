@@ -3,8 +3,9 @@
 // compiler reads them (NVIDIA's helper_math.h defines host versions of CUDA's math functions
 // without it), and the version macros to pick what that compiler has: the cuda_cpu headers
 // follow CUDA 12.8 (CUDART_VERSION, cuda_cpu/runtime_api.h).
-// __CUDA_ARCH__ is not defined: nvcc defines it in device passes only, and the CPU backend
-// compiles a file once, as nvcc's host pass sees it.
+// __CUDA_ARCH__ is not defined here: nvcc defines it in device passes only, and so does the CPU
+// backend, which compiles a whole program's file that tests it as both passes (-D__CUDA_ARCH__ in
+// the device pass's command: checker/cli/course/device_pass.py).
 #pragma once
 
 #define __CUDACC__ 1

@@ -1,0 +1,117 @@
+#include "device_pass_merge.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include "cuda_cpu/kernel_section.h"
+#include "elf_symbols.h"
+
+namespace device_pass {
+namespace {
+
+bool defined(const Elf64_Sym& s) { return s.st_shndx != SHN_UNDEF && s.st_name != 0; }
+unsigned binding(const Elf64_Sym& s) { return ELF64_ST_BIND(s.st_info); }
+unsigned type(const Elf64_Sym& s) { return ELF64_ST_TYPE(s.st_info); }
+bool function(const Elf64_Sym& s) { return type(s) == STT_FUNC || type(s) == STT_GNU_IFUNC; }
+bool variable(const Elf64_Sym& s) { return type(s) == STT_OBJECT || type(s) == STT_TLS || type(s) == STT_COMMON; }
+
+// Sections whose function pointers the C runtime calls before main.
+bool initializers(const Elf64_Shdr& section, const std::string& name) {
+  return section.sh_type == SHT_INIT_ARRAY || section.sh_type == SHT_PREINIT_ARRAY || name == ".ctors" ||
+         name.rfind(".ctors.", 0) == 0;
+}
+
+// A symbol's name as C++ spells it ("scale(float*, int)"), or the symbol itself.
+std::string demangled(const std::string& symbol) {
+  int status = 0;
+  char* name = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+  std::string result = status == 0 && name ? name : symbol;
+  std::free(name);
+  return result;
+}
+
+}  // namespace
+
+bool merge(const std::string& host_object, const std::string& device_object, const std::string& suffix,
+           std::vector<std::string>& internal_kernels, std::string& error) {
+  std::set<std::string> kernels;  // by name: the host pass's are not marked
+  elf::SymbolTable device;
+  if (!device.load(device_object, error)) {
+    error = device_object + ": " + error;
+    return false;
+  }
+  for (std::size_t i = 1; i < device.size(); ++i) {
+    const Elf64_Sym& s = device.symbol(i);
+    if (!defined(s) || type(s) == STT_SECTION || type(s) == STT_FILE) continue;
+    bool kernel = function(s) && device.section_name(i) == CUDA_CPU_KERNEL_SECTION;
+    if (binding(s) == STB_LOCAL) {
+      if (kernel) internal_kernels.push_back(device.name(i));
+      continue;
+    }
+    if (kernel) {
+      kernels.insert(device.name(i));
+      continue;
+    }
+    if (function(s)) {
+      device.rename(i, std::string(device.name(i)) + "." + suffix);
+    } else if (variable(s) && binding(s) == STB_GLOBAL) {
+      device.set_binding(i, STB_WEAK);
+    }
+  }
+  for (std::size_t index = 1; index < device.section_count(); ++index) {
+    if (!device.in_group(index) && initializers(device.section(index), device.name_of_section(index)))
+      device.add_section_flags(index, SHF_EXCLUDE);
+  }
+  if (!device.save(error)) {
+    error = device_object + ": " + error;
+    return false;
+  }
+
+  elf::SymbolTable host;
+  if (!host.load(host_object, error)) {
+    error = host_object + ": " + error;
+    return false;
+  }
+  for (std::size_t i = 1; i < host.size(); ++i) {
+    const Elf64_Sym& s = host.symbol(i);
+    if (defined(s) && function(s) && binding(s) == STB_GLOBAL && kernels.count(host.name(i)) != 0)
+      host.set_binding(i, STB_WEAK);
+  }
+  if (!host.save(error)) {
+    error = host_object + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+int merge_command(int argc, char** argv) {
+  // argv: ptx_rewrite --device-pass HOST.o DEVICE.o [FACTS]
+  if (argc != 4 && argc != 5) {
+    std::cerr << "usage: ptx_rewrite --device-pass HOST.o DEVICE.o [FACTS]\n";
+    return 2;
+  }
+  std::vector<std::string> internal_kernels;
+  std::string error;
+  if (!merge(argv[2], argv[3], "device_pass", internal_kernels, error)) {
+    std::cerr << "ptx_rewrite --device-pass: " << error << "\n";
+    return 1;
+  }
+  std::ofstream file;
+  if (argc == 5) {
+    file.open(argv[4], std::ios::trunc);
+    if (!file) {
+      std::cerr << "ptx_rewrite --device-pass: cannot write " << argv[4] << "\n";
+      return 2;
+    }
+  }
+  std::ostream& facts = argc == 5 ? static_cast<std::ostream&>(file) : std::cout;
+  for (const std::string& name : internal_kernels) facts << "internal-kernel " << demangled(name) << "\n";
+  return facts.flush() ? 0 : 2;
+}
+
+}  // namespace device_pass
