@@ -98,6 +98,8 @@ void Worker::make_fibers() {
   if (mem == MAP_FAILED) std::abort();
   stacks_ = static_cast<char*>(mem);
   handles_.resize(n_ + 1);
+  fiber_of_.resize(n_);
+  started_.resize(n_);
   for (unsigned i = 0; i < n_; ++i) {
     char* low = stacks_ + i * stack_stride_;
     mprotect(low, guard_bytes_, PROT_NONE);  // guard page
@@ -119,16 +121,27 @@ bool Worker::in_stack_guard(std::uintptr_t address) const {
   return stacks_ && address - base < stacks_bytes_ && (address - base) % stack_stride_ < guard_bytes_;
 }
 
-ctx::fiber Worker::thread_main(unsigned slot, ctx::fiber&& from) {
+ctx::fiber Worker::thread_main(unsigned fiber, ctx::fiber&& from) {
   handles_[came_from_] = std::move(from);
   for (;;) {
+    unsigned slot = running_;  // the thread this fiber was resumed for, or took over below
     CudaThread& t = threads_[slot];
+    started_[slot] = 1;
     try {
       plan_.kernel->cpu_invoke(plan_.args);
       t.state = CudaThread::State::exited;
       if (cluster_) cluster_->thread_exited(rank_, slot);
     } catch (const ThreadAborted&) {
       t.state = CudaThread::State::aborted;
+    }
+    // The queue's next thread, if it has not started, starts here, on a stack still in the
+    // cache: on its own fiber it would start the same way, a switch and a cold stack later.
+    // The order of the threads, and so what the checks see, is the same.
+    if (pos_ < queue_.size() && !started_[queue_[pos_]] && !stopping_) {
+      unsigned next = queue_[pos_++];
+      fiber_of_[next] = fiber;
+      become(next);
+      continue;
     }
     pass_on(slot);
   }
@@ -137,7 +150,13 @@ ctx::fiber Worker::thread_main(unsigned slot, ctx::fiber&& from) {
 // Fibers hand control straight to the next thread of the phase, not back through the
 // scheduler: one switch per thread per barrier.
 void Worker::switch_to(unsigned self, unsigned target) {
-  came_from_ = self;
+  came_from_ = self < n_ ? fiber_of_[self] : n_;
+  become(target);
+  ctx::fiber from = std::move(handles_[target < n_ ? fiber_of_[target] : n_]).resume();
+  handles_[came_from_] = std::move(from);
+}
+
+void Worker::become(unsigned target) {
   running_ = target;
   if (target < n_) {
     current_thread = &threads_[target];
@@ -151,8 +170,6 @@ void Worker::switch_to(unsigned self, unsigned target) {
     fast_path.me = 0;
   }
   plan_.report->heartbeat[index_].thread.store(target, std::memory_order_relaxed);
-  ctx::fiber from = std::move(handles_[target]).resume();
-  handles_[came_from_] = std::move(from);
 }
 
 void Worker::pass_on(unsigned self) { switch_to(self, pos_ < queue_.size() ? queue_[pos_++] : n_); }
@@ -400,7 +417,8 @@ void Worker::begin_block(std::uint64_t block) {
   sync_.reset(n_);
   checks_.new_block();
   queue_.resize(n_);
-  for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
+  for (unsigned i = 0; i < n_; ++i) queue_[i] = i, fiber_of_[i] = i;
+  std::fill(started_.begin(), started_.end(), 0);
   pos_ = 0;
   phase_ = 0;
 }

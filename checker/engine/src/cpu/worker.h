@@ -124,14 +124,16 @@ class Worker {
 
  private:
   void make_fibers();
-  boost::context::fiber thread_main(unsigned slot, boost::context::fiber&& from);
+  boost::context::fiber thread_main(unsigned fiber, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
   bool end_of_phase();           // false when the block is over
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
   void stop_waiting_threads();
+  // `self` and `target` are threads (n_: the scheduler); each runs on the fiber fiber_of_ names.
   void switch_to(unsigned self, unsigned target);
+  void become(unsigned target);  // the running thread's state for kernel code and the checks
   void pass_on(unsigned self);
   void wait_here(unsigned self);
   void order_queue(std::vector<unsigned>& queue, std::uint64_t phase);
@@ -144,7 +146,11 @@ class Worker {
   unsigned n_;  // threads per block; slot n_ is the scheduler (this OS thread's own stack)
   unsigned warps_;
   std::vector<CudaThread> threads_;
-  std::vector<boost::context::fiber> handles_;
+  std::vector<boost::context::fiber> handles_;  // per fiber; n_: the scheduler's
+  // The fiber each thread runs on: its own, unless it had not started when a thread ended on
+  // another fiber, which then ran it (thread_main). Reset for each block.
+  std::vector<unsigned> fiber_of_;
+  std::vector<char> started_;  // whether each thread has begun in this block
   std::vector<std::vector<WarpMeeting>> meetings_;  // per warp, one per mask that lanes wait in
   // Lanes waiting at a coalesced_threads() call, per warp and call.
   struct ConvergencePoint {
