@@ -1,7 +1,8 @@
-// How fast the CPU backend runs two reference kernels, plain and instrumented as the checkers run
-// them, against a plain triple loop on one core: the classic 16 x 16 tiled kernel
-// (solutions/p04_tiled.cu) and a register-tiled one with float4 reads from shared memory
-// (puzzle 7's padded kernel, solutions/p07_bank_conflicts.cu). Each figure is the median of
+// How fast the CPU backend runs three reference kernels, plain and instrumented as the checkers
+// run them, against a plain triple loop on one core: the naive kernel, which has no barrier
+// (solutions/p01_naive.cu), the classic 16 x 16 tiled kernel (solutions/p04_tiled.cu) and a
+// register-tiled one with float4 reads from shared memory (puzzle 7's padded kernel,
+// solutions/p07_bank_conflicts.cu). Each figure is the median of
 // several runs, and each result is checked against the loop's.
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_naive_instrumented_kernels.h"
+#include "bench_naive_plain_kernels.h"
 #include "bench_register_tiled_instrumented_kernels.h"
 #include "bench_register_tiled_plain_kernels.h"
 #include "bench_tiled_instrumented_kernels.h"
@@ -21,6 +24,7 @@
 
 namespace {
 
+// The naive kernel and the tiled one take the same arguments and the same 16 x 16 blocks.
 using Tiled = engine::Kernel<void(const float*, const float*, float*, int)>;
 using RegisterTiled = engine::Kernel<void(const float*, const float*, float*, int, int, int)>;
 
@@ -73,6 +77,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto backend = engine::open_backend(engine::BackendChoice::cpu).backend;
+  Tiled naive_plain(kernels::bench_naive_plain::cpu_matmul_naive(), kernels::bench_naive_plain::gpu_matmul_naive());
+  Tiled naive_checked(kernels::bench_naive_instrumented::cpu_matmul_naive(),
+                      kernels::bench_naive_instrumented::gpu_matmul_naive());
   Tiled tiled_plain(kernels::bench_tiled_plain::cpu_matmul_tiled(), kernels::bench_tiled_plain::gpu_matmul_tiled());
   Tiled tiled_checked(kernels::bench_tiled_instrumented::cpu_matmul_tiled(),
                       kernels::bench_tiled_instrumented::gpu_matmul_tiled());
@@ -108,7 +115,9 @@ int main(int argc, char** argv) {
                               n, n);
       };
     };
-    if (!time_row(n, "tiled 16x16, plain", runs, loop_ms, loop_c, c, launch_tiled(tiled_plain)) ||
+    if (!time_row(n, "naive, plain", runs, loop_ms, loop_c, c, launch_tiled(naive_plain)) ||
+        !time_row(n, "naive, instrumented", runs, loop_ms, loop_c, c, launch_tiled(naive_checked)) ||
+        !time_row(n, "tiled 16x16, plain", runs, loop_ms, loop_c, c, launch_tiled(tiled_plain)) ||
         !time_row(n, "tiled 16x16, instrumented", runs, loop_ms, loop_c, c, launch_tiled(tiled_checked)) ||
         !time_row(n, "register-tiled, plain", runs, loop_ms, loop_c, c, launch_register_tiled(register_plain)) ||
         !time_row(n, "register-tiled, instrumented", runs, loop_ms, loop_c, c, launch_register_tiled(register_checked)))
