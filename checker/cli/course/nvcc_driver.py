@@ -108,6 +108,24 @@ class Driver:
         own = [source] if self.inv.dry_run else self.own_files(source, depfile, wrapper)
         if device_pass.tests_in(own):
             self.add_device_pass(wrapper, work, output)
+        if not self.inv.dry_run and not self.keeps_intermediates():
+            self.remove_intermediates(work)
+
+    def keeps_intermediates(self):
+        """-keep, as with nvcc: the intermediate files stay (here: in the work folder, -v names it)."""
+        return any(word in ("-keep", "--keep") for word in self.inv.noted)
+
+    @staticmethod
+    def remove_intermediates(work):
+        """The preprocessed and rewritten sources and the passes' objects, a few MB per object, which
+        nvcc too removes once the object is made: the work folder keeps its small wrapper and
+        dependency file. A file another compile of the same object still writes is no harm to miss."""
+        for pattern in ("*.ii", "*_ptx.cpp", "host.o", "device.o"):
+            for path in work.glob(pattern):
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
 
     def compile_pass(self, wrapper, stem, output, preprocess_words, defines=()):
         """One of nvcc's passes over the file: prepared as checker/run prepares a program's file
