@@ -46,6 +46,13 @@ __global__ void doubles(int* out) {
 #endif
 }
 
+// A static kernel: its name is private to this file, and its launches run the device pass's code.
+static __global__ void private_architecture(int* out) {
+#ifdef __CUDA_ARCH__
+  *out = __CUDA_ARCH__;
+#endif
+}
+
 // Host code with a constructor runs once: the device pass's copy of it is left out.
 struct Counted {
   Counted() { ++constructions; }
@@ -74,6 +81,9 @@ int main() {
   doubles<<<1, 32>>>(out);
   EXPECT(cudaDeviceSynchronize() == cudaSuccess);
   EXPECT(out[0] == 0 && out[7] == 14 && out[31] == 62);
+  private_architecture<<<1, 1>>>(out);
+  EXPECT(cudaDeviceSynchronize() == cudaSuccess);
+  EXPECT(out[0] == CUDA_ARCH_EXPECTED);
   EXPECT(cudaFree(out) == cudaSuccess);
 
   std::printf("device pass: %d failed expectations\n", failures);

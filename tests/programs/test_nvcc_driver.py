@@ -185,20 +185,27 @@ class Commands(unittest.TestCase):
                 self.assertIn("device pass: 0 failed expectations", app.stdout, app.stderr)
                 self.assertEqual(app.returncode, 0)
         # Without -arch, nvcc builds for sm_52: the kernel kept for sm_70 and later does nothing,
-        # as on a GPU, and so does the one for sm_90.
+        # as on a GPU, and the others see 520.
         self.assertEqual(self.nvcc("-c", "device_pass.cu").returncode, 0)
         self.assertEqual(self.nvcc("-o", "app52", "device_pass.o").returncode, 0)
         app = run([self.folder / "app52"], self.folder)
-        self.assertIn("device pass: 2 failed expectations", app.stdout, app.stderr)
-        # A static kernel is named by a symbol private to its file: it keeps the host pass's body.
-        (self.folder / "hidden.cu").write_text(
-            "#include <cstdio>\n"
-            "static __global__ void hidden(int* out) {\n#ifdef __CUDA_ARCH__\n  *out = 1;\n#endif\n}\n"
-            "int main() { int* out; cudaMallocManaged(&out, sizeof *out); *out = 0; hidden<<<1, 1>>>(out);\n"
-            "  cudaDeviceSynchronize(); std::printf(\"%d\\n\", *out); }\n")
-        done = self.nvcc("-o", "hidden", "hidden.cu")
+        self.assertIn("device pass: 3 failed expectations", app.stdout, app.stderr)
+        # Two files with a static kernel of the same name, each kept for the device pass: each
+        # file's launches run its own.
+        for name, value in (("first", 1), ("second", 2)):
+            (self.folder / f"{name}.cu").write_text(
+                f"static __global__ void hidden(int* out) {{\n#ifdef __CUDA_ARCH__\n  *out = {value};\n#endif\n}}\n"
+                f"void launch_{name}(int* out) {{ hidden<<<1, 1>>>(out); cudaDeviceSynchronize(); }}\n")
+        (self.folder / "two.cpp").write_text(
+            "#include <cstdio>\n#include <cuda_runtime.h>\n"
+            "void launch_first(int*); void launch_second(int*);\n"
+            "int main() { int* out; cudaMallocManaged(&out, sizeof *out); *out = 0; launch_first(out);\n"
+            "  int first = *out; launch_second(out); std::printf(\"%d %d\\n\", first, *out); }\n")
+        done = self.nvcc("-o", "two", "first.cu", "second.cu", "two.cpp")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("note: kernel hidden(int*) is static (or in an unnamed namespace)", done.stderr)
+        self.assertNotIn("note:", done.stderr)
+        app = run([self.folder / "two"], self.folder)
+        self.assertEqual(app.stdout, "1 2\n", app.stderr)
 
     def test_a_compile_error_is_the_compilers_line_and_exit_1(self):
         (self.folder / "broken.cu").write_text("__global__ void k(int* p) { p[0] = missing; }\n")

@@ -95,6 +95,7 @@ def internal_kernels(facts_text):
 
 
 def internal_kernel_note(name):
-    return (f"note: kernel {name} is static (or in an unnamed namespace): host code launches it by a "
-            "name private to its file, so it runs as nvcc's host pass compiles it, without the code "
-            "kept for the device pass (`#if __CUDA_ARCH__`). Declared without `static`, it runs as on a GPU.")
+    return (f"note: kernel {name} is static (or in an unnamed namespace), and the host pass's code "
+            "names it where the CPU backend cannot point it at the device pass's: it runs as nvcc's host "
+            "pass compiles it, without the code kept for the device pass (`#if __CUDA_ARCH__`). Declared "
+            "without `static`, it runs as on a GPU.")

@@ -102,14 +102,61 @@ class Driver:
         wrapper = work / "program.cpp"
         self.write_wrapper(wrapper, source)
         depfile = work / "program.d"
-        self.compile_pass(wrapper, work / "program", output, ["-MD", "-MF", depfile, "-MT", output])
+        host_pass = [wrapper, work / "program", output, ["-MD", "-MF", depfile, "-MT", output]]
+        # A host pass that a device pass will join keeps each function in a section of its own,
+        # where a static kernel's launches can be pointed at the device pass's (device_pass_merge.h).
+        # Foreseen from the files the source includes by name; the compiler's list may add some.
+        foreseen = bool(device_pass.tests_in(device_pass.quoted_includes(source, self.include_dirs())))
+        self.compile_pass(*host_pass, sections=foreseen)
         if deps and not self.inv.dry_run:
             self.write_deps(depfile, {str(wrapper): str(source)}, deps)
         own = [source] if self.inv.dry_run else self.own_files(source, depfile, wrapper)
         if device_pass.tests_in(own):
+            if not foreseen:
+                self.compile_pass(*host_pass, sections=True)
             self.add_device_pass(wrapper, work, output)
         if not self.inv.dry_run and not self.keeps_intermediates():
             self.remove_intermediates(work)
+
+    def include_dirs(self):
+        return [self.cwd / d for d in (*self.inv.includes, *self.inv.system_includes)]
+
+    def compile_pass(self, wrapper, stem, output, preprocess_words, defines=(), sections=False):
+        """One of nvcc's passes over the file: prepared as checker/run prepares a program's file
+        (ptx_rewrite), then compiled with the checks."""
+        preprocessed, rewritten = stem.with_suffix(".ii"), Path(f"{stem}_ptx.cpp")
+        self.run([*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(), *defines, *preprocess_words,
+                  "-o", preprocessed, wrapper])
+        self.run([*self.tc["rewrite_cu"], preprocessed, rewritten])
+        # The program's own host-compiler options first: the course's flags (the checks) win.
+        compile_cu = list(self.tc["compile_cu"])
+        self.run([compile_cu[0], *self.inv.host_options, *compile_cu[1:], *self.std(CU), *self.user_preprocessor(),
+                  *defines, *(["-ffunction-sections"] if sections else []), "-o", output, rewritten])
+
+    def add_device_pass(self, wrapper, work, output):
+        """Compiles the device pass and joins it to the host pass's object at `output`."""
+        host, device, facts = work / "host.o", work / "device.o", work / "device_pass.facts"
+        arch = device_pass.architecture(self.inv.noted, DEFAULT_ARCHITECTURE)
+        if not self.inv.dry_run:
+            os.replace(output, host)
+        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}"])
+        # The work folder's name tells this file's static kernels from another file's.
+        self.run([*self.tc["rewrite_cu"], "--device-pass", host, device, work.name, facts])
+        compiler = self.tc["compile_cu"]
+        # The compiler's target options, that its linker joins objects of the right machine.
+        target = [w for w in compiler[1:] if w.startswith(("--target=", "--sysroot=", "-fuse-ld=", "--gcc-toolchain="))]
+        self.run([compiler[0], *target, "-r", "-nostdlib", "-o", output, device, host])
+        if not self.inv.dry_run:
+            for name in device_pass.internal_kernels(facts.read_text(encoding="utf-8")):
+                print(device_pass.internal_kernel_note(name), file=self.err, flush=True)
+
+    def is_own(self, name):
+        """A file of the program's, not the system's or the course's (as -MM leaves out)."""
+        return not name.startswith(("/usr/", str(self.tc["course"])))
+
+    def own_files(self, source, depfile, wrapper):
+        """The program's own files (not the system's or the course's) that the compile read."""
+        return [str(source)] + [n for n in _depfile_names(depfile) if n != str(wrapper) and self.is_own(n)]
 
     def keeps_intermediates(self):
         """-keep, as with nvcc: the intermediate files stay (here: in the work folder, -v names it)."""
@@ -126,42 +173,6 @@ class Driver:
                     path.unlink()
                 except OSError:
                     pass
-
-    def compile_pass(self, wrapper, stem, output, preprocess_words, defines=()):
-        """One of nvcc's passes over the file: prepared as checker/run prepares a program's file
-        (ptx_rewrite), then compiled with the checks."""
-        preprocessed, rewritten = stem.with_suffix(".ii"), Path(f"{stem}_ptx.cpp")
-        self.run([*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(), *defines, *preprocess_words,
-                  "-o", preprocessed, wrapper])
-        self.run([*self.tc["rewrite_cu"], preprocessed, rewritten])
-        # The program's own host-compiler options first: the course's flags (the checks) win.
-        compile_cu = list(self.tc["compile_cu"])
-        self.run([compile_cu[0], *self.inv.host_options, *compile_cu[1:], *self.std(CU), *self.user_preprocessor(),
-                  *defines, "-o", output, rewritten])
-
-    def add_device_pass(self, wrapper, work, output):
-        """Compiles the device pass and joins it to the host pass's object at `output`."""
-        host, device, facts = work / "host.o", work / "device.o", work / "device_pass.facts"
-        arch = device_pass.architecture(self.inv.noted, DEFAULT_ARCHITECTURE)
-        if not self.inv.dry_run:
-            os.replace(output, host)
-        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}"])
-        self.run([*self.tc["rewrite_cu"], "--device-pass", host, device, facts])
-        compiler = self.tc["compile_cu"]
-        # The compiler's target options, that its linker joins objects of the right machine.
-        target = [w for w in compiler[1:] if w.startswith(("--target=", "--sysroot=", "-fuse-ld=", "--gcc-toolchain="))]
-        self.run([compiler[0], *target, "-r", "-nostdlib", "-o", output, device, host])
-        if not self.inv.dry_run:
-            for name in device_pass.internal_kernels(facts.read_text(encoding="utf-8")):
-                print(device_pass.internal_kernel_note(name), file=self.err, flush=True)
-
-    def is_own(self, name):
-        """A file of the program's, not the system's or the course's (as -MM leaves out)."""
-        return not name.startswith(("/usr/", str(self.tc["course"])))
-
-    def own_files(self, source, depfile, wrapper):
-        """The program's own files (not the system's or the course's) that the compile read."""
-        return [str(source)] + [n for n in _depfile_names(depfile) if n != str(wrapper) and self.is_own(n)]
 
     def compile_host(self, source, kind, output, deps):
         compile_host = list(self.tc["compile_host"])

@@ -22,15 +22,18 @@ namespace device_pass {
 //    (__device__ and __constant__ variables, which the host reads and writes by name);
 //  - its dynamic initializers are left out (SHF_EXCLUDE): the host pass's construct what the
 //    program defines, once. Those of inline variables, in their COMDAT groups, stay.
-// `internal_kernels` receives the names of the device object's kernels that have internal
-// linkage (static, or in an unnamed namespace): the host pass's code names them by a local
-// symbol, which no link can point elsewhere, so they run as the host pass compiled them.
+//  - a kernel of internal linkage (static, or in an unnamed namespace) gets a global name unique
+//    to the file (".<suffix>.<file_name>") in the device object, and the host object's
+//    references to its own copy, which the host pass compiled with -ffunction-sections so that
+//    the copy is alone in its section, are pointed at that name.
+// `internal_kernels` receives the names of the kernels of internal linkage that could not be
+// joined so (the host pass's copy shares its section): they run as the host pass compiled them.
 bool merge(const std::string& host_object, const std::string& device_object, const std::string& suffix,
-           std::vector<std::string>& internal_kernels, std::string& error);
+           const std::string& file_name, std::vector<std::string>& internal_kernels, std::string& error);
 
-// ptx_rewrite --device-pass HOST.o DEVICE.o [FACTS]: merge() with the suffix "device_pass".
-// Writes a line "internal-kernel <name>" (demangled) for each such kernel to FACTS, or to standard output
-// without it; checker/nvcc and checker/run word them.
+// ptx_rewrite --device-pass HOST.o DEVICE.o FILE_NAME [FACTS]: merge() with the suffix
+// "device_pass". Writes a line "internal-kernel <name>" (demangled) for each kernel left to the
+// host pass to FACTS, or to standard output without it; checker/nvcc and checker/run word them.
 int merge_command(int argc, char** argv);
 
 }  // namespace device_pass

@@ -115,6 +115,52 @@ void SymbolTable::rename(std::size_t i, const std::string& new_name) {
   changed_ = true;
 }
 
+std::size_t SymbolTable::add_global(const std::string& name, const Elf64_Sym* like) {
+  if (symtab_ == 0) return 0;
+  for (const Elf64_Shdr& s : sections_)
+    if (s.sh_type == SHT_SYMTAB_SHNDX) return 0;
+  Elf64_Sym added{};
+  if (like) {
+    added = *like;
+    added.st_info = ELF64_ST_INFO(STB_GLOBAL, ELF64_ST_TYPE(like->st_info));
+  } else {
+    added.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+    added.st_shndx = SHN_UNDEF;
+  }
+  added.st_other = STV_DEFAULT;
+  symbols_.push_back(added);
+  rename(symbols_.size() - 1, name);
+  grown_ = true;
+  return symbols_.size() - 1;
+}
+
+std::size_t SymbolTable::section_symbol(std::size_t index) const {
+  for (std::size_t i = 1; i < symbols_.size(); ++i)
+    if (ELF64_ST_TYPE(symbols_[i].st_info) == STT_SECTION && symbols_[i].st_shndx == index) return i;
+  return 0;
+}
+
+std::size_t SymbolTable::redirect_relocations(std::size_t from, std::size_t also, std::size_t to,
+                                              std::int64_t min_addend, std::size_t skip) {
+  std::size_t changed = 0;
+  for (const Elf64_Shdr& r : sections_) {
+    if (r.sh_type != SHT_RELA || r.sh_link != symtab_ || r.sh_info >= sections_.size() || r.sh_info == skip) continue;
+    const Elf64_Shdr& target = sections_[r.sh_info];
+    if (!(target.sh_flags & SHF_ALLOC) || name_of_section(r.sh_info) == ".eh_frame" || !within(file_, r)) continue;
+    for (std::uint64_t at = r.sh_offset; at + sizeof(Elf64_Rela) <= r.sh_offset + r.sh_size; at += sizeof(Elf64_Rela)) {
+      Elf64_Rela rela;
+      std::memcpy(&rela, file_.data() + at, sizeof rela);
+      std::size_t symbol = ELF64_R_SYM(rela.r_info);
+      if ((symbol != from && symbol != also) || symbol == 0 || rela.r_addend > 0 || rela.r_addend < min_addend) continue;
+      rela.r_info = ELF64_R_INFO(to, ELF64_R_TYPE(rela.r_info));
+      std::memcpy(&file_[at], &rela, sizeof rela);
+      ++changed;
+    }
+  }
+  changed_ |= changed != 0;
+  return changed;
+}
+
 void SymbolTable::set_binding(std::size_t i, unsigned char binding) {
   symbols_[i].st_info = ELF64_ST_INFO(binding, ELF64_ST_TYPE(symbols_[i].st_info));
   changed_ = true;
@@ -123,18 +169,29 @@ void SymbolTable::set_binding(std::size_t i, unsigned char binding) {
 bool SymbolTable::save(std::string& error) {
   if (!changed_) return true;
   std::string file = file_;
-  std::memcpy(&file[sections_[symtab_].sh_offset], symbols_.data(), symbols_.size() * sizeof(Elf64_Sym));
   std::vector<Elf64_Shdr> sections = sections_;
   Elf64_Ehdr header = header_;
-  std::memcpy(&file[header.e_shoff], sections.data(), sections.size() * sizeof(Elf64_Shdr));
+  const char* symbol_bytes = reinterpret_cast<const char*>(symbols_.data());
+  if (grown_) {  // a longer table no longer fits where it was: it moves to the end
+    file.resize((file.size() + 7) / 8 * 8, '\0');
+    sections[symtab_].sh_offset = file.size();
+    sections[symtab_].sh_size = symbols_.size() * sizeof(Elf64_Sym);
+    file.append(symbol_bytes, symbols_.size() * sizeof(Elf64_Sym));
+  } else {
+    std::memcpy(&file[sections[symtab_].sh_offset], symbol_bytes, symbols_.size() * sizeof(Elf64_Sym));
+  }
   if (!added_.empty()) {  // the old names stay as they are (section names may share the table)
     sections[strtab_].sh_offset = file.size();
     sections[strtab_].sh_size = names_.size();
     file += names_;
+  }
+  if (grown_ || !added_.empty()) {
     file.resize((file.size() + 7) / 8 * 8, '\0');  // section headers are 8-byte aligned
     header.e_shoff = file.size();
     file.append(reinterpret_cast<const char*>(sections.data()), sections.size() * sizeof(Elf64_Shdr));
     std::memcpy(&file[0], &header, sizeof header);
+  } else {
+    std::memcpy(&file[header.e_shoff], sections.data(), sections.size() * sizeof(Elf64_Shdr));
   }
   std::string temporary = path_ + ".editing";
   {

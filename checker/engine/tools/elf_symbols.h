@@ -35,6 +35,18 @@ class SymbolTable {
 
   void rename(std::size_t i, const std::string& new_name);
   void set_binding(std::size_t i, unsigned char binding);
+  // Appends a global symbol (after every local one, as ELF asks) and returns its index: `like`'s
+  // section, value, size and type, or an undefined one where `like` is null. False (0) where the
+  // object's sections are too many for the table to grow here (SHT_SYMTAB_SHNDX).
+  std::size_t add_global(const std::string& name, const Elf64_Sym* like);
+  // The section symbol of section `index` (the one relocations use for a local function in a
+  // section of its own), or 0.
+  std::size_t section_symbol(std::size_t index) const;
+  // Points the relocations of allocated sections (code and data, not debug information or
+  // unwind tables) that name symbol `from` or `also`, with an addend in [min_addend, 0], to
+  // symbol `to`; `skip`: a section whose own relocations stay. Returns how many it changed.
+  std::size_t redirect_relocations(std::size_t from, std::size_t also, std::size_t to, std::int64_t min_addend,
+                                   std::size_t skip);
 
   // Sections, by index (0 is the null section).
   std::size_t section_count() const { return sections_.size(); }
@@ -55,6 +67,7 @@ class SymbolTable {
   std::string names_;             // the symbol string table, with the new names appended
   std::map<std::string, std::uint32_t> added_;  // a new name -> its offset in names_
   bool changed_ = false;
+  bool grown_ = false;  // symbols were added: the table moves to the end of the file
 };
 
 }  // namespace elf

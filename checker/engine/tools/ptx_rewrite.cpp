@@ -499,7 +499,7 @@ int main(int argc, char** argv) {
   if (argc != 3) {
     std::cerr << "usage: ptx_rewrite <preprocessed input> <output>\n"
                  "       ptx_rewrite --localize-symbols SUFFIX -- COMPILER ARGS...\n"
-                 "       ptx_rewrite --device-pass HOST.o DEVICE.o [FACTS]\n";
+                 "       ptx_rewrite --device-pass HOST.o DEVICE.o FILE_NAME [FACTS]\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
