@@ -291,9 +291,9 @@ std::string unwritten_shared_clause(const Finding& f) {
 std::string unwritten_shared(const Finding& f, const Style& st, bool first) {
   if (!first) return unwritten_shared_clause(f);
   return st.bold(finding_title(f)) + ": " + unwritten_shared_clause(f) +
-         ". On a GPU it holds whatever an earlier block left there (here it reads as NaN).\nFix: have the block "
-         "write every element it reads, with 0 for elements outside the matrices, before the __syncthreads() "
-         "that comes before the reads.";
+         ". On a GPU it holds whatever an earlier block left there (here its bytes are 0xFF: NaN as a float, -1 "
+         "as an integer).\nFix: have the block write every element it reads (0 where there is nothing to load, "
+         "such as outside the matrices) before the __syncthreads() that comes before the reads.";
 }
 
 // One group of a deadlock: who, and what they wait for, with the barrier's state.
