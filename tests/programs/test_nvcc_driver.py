@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 NVCC = ROOT / "checker" / "nvcc"
 sys.path.insert(0, str(ROOT / "checker" / "cli"))
 
-from course import nvcc_args  # noqa: E402
+from course import device_pass, nvcc_args  # noqa: E402
 
 
 def run(command, cwd, **env):
@@ -175,21 +175,12 @@ class Commands(unittest.TestCase):
     def test_a_file_that_tests_cuda_arch_is_compiled_as_both_passes_for_its_architecture(self):
         shutil.copy(HERE / "device_pass.cu", self.folder)
         shutil.copytree(HERE / "include", self.folder / "include")
-        # The device pass is for the newest architecture the build names that an sm_90 runs.
-        for arch_words, expected in ((["-arch=sm_80"], 800),
-                                     (["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_100,code=sm_100"], 900)):
-            with self.subTest(arch=arch_words):
-                done = self.nvcc(*arch_words, f"-DCUDA_ARCH_EXPECTED={expected}", "-o", "app", "device_pass.cu")
-                self.assertEqual(done.returncode, 0, done.stderr)
-                app = run([self.folder / "app"], self.folder)
-                self.assertIn("device pass: 0 failed expectations", app.stdout, app.stderr)
-                self.assertEqual(app.returncode, 0)
-        # Without -arch, nvcc builds for sm_52: the kernel kept for sm_70 and later does nothing,
-        # as on a GPU, and the others see 520.
-        self.assertEqual(self.nvcc("-c", "device_pass.cu").returncode, 0)
-        self.assertEqual(self.nvcc("-o", "app52", "device_pass.o").returncode, 0)
-        app = run([self.folder / "app52"], self.folder)
-        self.assertIn("device pass: 3 failed expectations", app.stdout, app.stderr)
+        # The device pass is for the architecture the build names (Options: which one is chosen).
+        done = self.nvcc("-arch=sm_80", "-DCUDA_ARCH_EXPECTED=800", "-o", "app", "device_pass.cu")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        app = run([self.folder / "app"], self.folder)
+        self.assertIn("device pass: 0 failed expectations", app.stdout, app.stderr)
+        self.assertEqual(app.returncode, 0)
         # Two files with a static kernel of the same name, each kept for the device pass: each
         # file's launches run its own.
         for name, value in (("first", 1), ("second", 2)):
@@ -221,6 +212,15 @@ class Options(unittest.TestCase):
         return nvcc_args.parse(list(words), "/work")
 
     def test_nvccs_spellings_of_each_option(self):
+        # The device pass's __CUDA_ARCH__: the newest architecture named that an sm_90 runs, the
+        # oldest named where none is, nvcc's default (sm_52) where the build names none.
+        for words, arch in ((["-arch=sm_80"], 800), (["-arch", "compute_75"], 750),
+                            (["-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_100,code=sm_100"], 900),
+                            (["--generate-code=arch=compute_90a,code=[compute_90a,sm_90a]"], 900),
+                            (["-arch=native"], 900), (["-arch=sm_100"], 1000), ([], 520)):
+            noted = self.parse(*words, "a.cu").noted
+            self.assertEqual(device_pass.architecture(noted, "52"), arch, words)
+
         for words in (["-I", "inc"], ["-Iinc"], ["--include-path", "inc"], ["--include-path=inc"]):
             self.assertEqual(self.parse(*words, "a.cu").includes, ["inc"], words)
         inv = self.parse("-DN=4", "-D", "FAST", "--define-macro=M", "-UDEBUG", "-isystem", "sys", "a.cu")
