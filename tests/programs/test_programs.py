@@ -102,6 +102,17 @@ class Programs(unittest.TestCase):
             done = run(str(host_only))
         self.assertIn("device pass: 4 failed expectations", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 1)
+        # A header found through -I with #include <...>, which only the compiler's list of what it
+        # read names, is a file of the program's too: its kernel runs the device pass's code.
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "inc").mkdir()
+            (Path(folder) / "inc" / "arch.cuh").write_text(
+                "#pragma once\n__global__ void set_arch(int* out) {\n#ifdef __CUDA_ARCH__\n  *out = __CUDA_ARCH__;\n#endif\n}\n")
+            (Path(folder) / "angled.cu").write_text(
+                "#include <cstdio>\n#include <arch.cuh>\nint main() { int* out; cudaMallocManaged(&out, sizeof *out); *out = 0;\n"
+                "  set_arch<<<1, 1>>>(out); cudaDeviceSynchronize(); std::printf(\"arch %d\\n\", *out); }\n")
+            done = run(str(Path(folder) / "angled.cu"), "-I", str(Path(folder) / "inc"))
+        self.assertIn("arch 900", done.stdout, done.stderr)
 
     def test_default_arguments_are_passed_where_a_launch_leaves_them_out(self):
         done = run("default_arguments.cu", "--json")

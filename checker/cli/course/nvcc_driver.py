@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from course import device_pass, nvcc_args
+from course.depfile import names as depfile_names
 from course.nvcc_args import CU, C, OBJECT, LIBRARY
 
 # nvcc's CUDA 12 language default; the engine's headers need C++17 at least.
@@ -156,7 +157,7 @@ class Driver:
 
     def own_files(self, source, depfile, wrapper):
         """The program's own files (not the system's or the course's) that the compile read."""
-        return [str(source)] + [n for n in _depfile_names(depfile) if n != str(wrapper) and self.is_own(n)]
+        return [str(source)] + [n for n in depfile_names(depfile) if n != str(wrapper) and self.is_own(n)]
 
     def keeps_intermediates(self):
         """-keep, as with nvcc: the intermediate files stay (here: in the work folder, -v names it)."""
@@ -192,7 +193,7 @@ class Driver:
     def write_deps(self, depfile, replace, deps):
         """The dependency file the program's build asked for (-MD, -MF, -MT, -MP), from the
         compiler's: the generated wrapper is named as the program's file it includes."""
-        files = [replace.get(n, n) for n in _depfile_names(depfile)]
+        files = [replace.get(n, n) for n in depfile_names(depfile)]
         files = list(dict.fromkeys(files))
         if deps["mode"] == "MM":
             files = [f for f in files if self.is_own(f)]
@@ -415,13 +416,6 @@ class Driver:
                 self.say_link(objects, inv.output or "a.out")
             self.link(objects, inv.output or "a.out")
         return 0
-
-
-def _depfile_names(depfile):
-    """The files a compiler's dependency file (-MD -MF) names after its target, in order."""
-    text = depfile.read_text(encoding="utf-8").replace("\\\n", " ")
-    _, _, names = text.partition(": ")
-    return names.split()
 
 
 def _rsp_quote(word):

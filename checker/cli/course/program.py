@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from course import build, compiler, device_pass, paths
+from course import build, compiler, depfile, device_pass, paths
 from course.style import Style
 
 SCHEMA = 1
@@ -159,10 +159,33 @@ def build_cpu(o, err):
     tree = course_build(err)
     # Its folder's name holds a digest of the file's path and -I folders: configured once, and
     # again where nvcc's device pass comes or goes (the program's own files test __CUDA_ARCH__:
-    # compiled for the modelled GPU, as the course's kernels are).
+    # compiled for the modelled GPU, as the course's kernels are). Foreseen from the files it
+    # includes by name and those its last build read; the compiler's list of what this build
+    # read settles it.
     program_tree = tree / "programs" / _name(o)
-    own = device_pass.quoted_includes(o.source, o.includes)
+    own = device_pass.quoted_includes(o.source, o.includes) + _own_files_read(program_tree)
     device_arch = str(device_pass.MODELLED * 10) if device_pass.tests_in(own) else ""
+    _build_program(o, tree, program_tree, device_arch, err)
+    if not device_arch and device_pass.tests_in(_own_files_read(program_tree)):
+        device_arch = str(device_pass.MODELLED * 10)
+        _build_program(o, tree, program_tree, device_arch, err)
+    if device_arch:
+        facts = program_tree / "generated" / "device_pass.facts"
+        for name in device_pass.internal_kernels(facts.read_text(encoding="utf-8") if facts.exists() else ""):
+            print(Style.for_stream(err).dim(device_pass.internal_kernel_note(name)), file=err)
+    return program_tree / "program"
+
+
+def _own_files_read(program_tree):
+    """The program's own files (not the system's or the course's) that its host pass read."""
+    try:
+        read = depfile.names(program_tree / "generated" / "program.ii.d")
+    except OSError:
+        return []
+    return [n for n in read if not n.startswith(("/usr/", str(paths.ROOT))) and not n.endswith("program.cpp")]
+
+
+def _build_program(o, tree, program_tree, device_arch, err):
     configured = (program_tree / "CMakeCache.txt").exists()
     if not configured or (_cached(program_tree, "PROGRAM_DEVICE_ARCH") or "") != device_arch:
         configure = ["cmake", "-S", str(paths.ROOT / "checker" / "program"), "-B", str(program_tree),
@@ -178,11 +201,6 @@ def build_cpu(o, err):
     status, log = _run(["cmake", "--build", str(program_tree)])
     if status != 0:
         raise Stop(1, _compile_error(log, o.source, err), "compile_error")
-    if device_arch:
-        facts = program_tree / "generated" / "device_pass.facts"
-        for name in device_pass.internal_kernels(facts.read_text(encoding="utf-8") if facts.exists() else ""):
-            print(Style.for_stream(err).dim(device_pass.internal_kernel_note(name)), file=err)
-    return program_tree / "program"
 
 
 def gpu_architecture():
