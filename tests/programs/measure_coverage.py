@@ -11,7 +11,9 @@ LIST has a line a program, tab-separated (blank lines and # comments skipped):
 
   how = file     words: the .cu file (in folder) and its options for checker/run (-I DIR ...)
         make     words: the make target, then the executable it builds and its arguments
-                 (in a copy of the folder: make NVCC=checker/nvcc CUDA_HOME=<toolkit>
+                 (in a copy of the folder, or for a folder written TOP//SUB, of TOP, made in
+                 its SUB, for a project whose files reach beside their folder, such as
+                 ../common: make NVCC=checker/nvcc CUDA_HOME=<toolkit>
                  CUDA_PATH=<toolkit>, with <toolkit>/bin first in PATH, the toolkit being the
                  folder checker/nvcc --print-toolkit-root names: docs/programs.md's ways)
         cmake    words: the executable (in the build folder) and its arguments (configured with
@@ -63,8 +65,11 @@ def read_list(path):
             sys.exit(f"{path}:{number}: how is file, make, cmake or nvcc, not '{how}'")
         if how == "nvcc" and "::" not in words:
             sys.exit(f"{path}:{number}: nvcc's words are the program's arguments, ::, then nvcc's")
-        programs.append({"name": name, "source": source, "folder": str((path.parent / folder).resolve()),
-                         "how": how, "words": words})
+        top, _, sub = folder.partition("//")
+        if sub and how != "make":
+            sys.exit(f"{path}:{number}: only make's folders may be written TOP//SUB")
+        programs.append({"name": name, "source": source, "folder": str((path.parent / top / sub).resolve()),
+                         "copy": str((path.parent / top).resolve()), "sub": sub, "how": how, "words": words})
     return programs
 
 
@@ -147,9 +152,9 @@ def measure(program, limit, logs):
                 work, build_dir, exe = folder, Path(scratch), "program"
                 build = [str(NVCC), *nvcc_words, "-o", str(build_dir / exe)]
             elif program["how"] == "make":
-                # make writes beside the sources: a copy of the folder.
-                work = Path(scratch) / "project"
-                shutil.copytree(folder, work, symlinks=True)
+                # make writes beside the sources: a copy of the folder (or of the tree above it).
+                shutil.copytree(program["copy"], Path(scratch) / "project", symlinks=True)
+                work = Path(scratch) / "project" / program["sub"]
                 target, exe, *args = program["words"]
                 toolkit = TOOLKIT[0]
                 env["PATH"] = f"{toolkit}/bin:{env.get('PATH', '')}"
