@@ -198,6 +198,23 @@ class Commands(unittest.TestCase):
         app = run([self.folder / "two"], self.folder)
         self.assertEqual(app.stdout, "1 2\n", app.stderr)
 
+    def test_warp_functions_without_sync_exist_for_the_architectures_cuda_declares_them_for(self):
+        shutil.copy(HERE / "legacy_warp.cu", self.folder)
+        shutil.copytree(HERE / "include", self.folder / "include")
+        done = self.nvcc("-arch=sm_60", "-o", "app", "legacy_warp.cu")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        app = run([self.folder / "app"], self.folder)
+        self.assertIn("legacy warp functions: 0 failed expectations", app.stdout, app.stderr)
+        self.assertEqual(app.returncode, 0)
+        # For sm_70 and newer nvcc declares none of them: the compile stops, naming the replacement.
+        done = self.nvcc("-arch=sm_70", "-c", "legacy_warp.cu")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        for name, replacement in (("__shfl_xor", "__shfl_xor_sync(mask, var, laneMask)"),
+                                  ("__ballot", "__ballot_sync(mask, predicate)")):
+            self.assertIn(f"{name} has no _sync: CUDA removed it for sm_70 and newer", done.stderr)
+            self.assertIn(f"Use {replacement}", done.stderr)
+        self.assertIn("legacy_warp.cu:", done.stderr)  # the call's line, in the program's file
+
     def test_a_compile_error_is_the_compilers_line_and_exit_1(self):
         (self.folder / "broken.cu").write_text("__global__ void k(int* p) { p[0] = missing; }\n")
         done = self.nvcc("-c", "broken.cu")

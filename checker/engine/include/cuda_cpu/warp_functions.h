@@ -88,3 +88,71 @@ inline int __all_sync(unsigned mask, int predicate, unsigned line = __builtin_LI
   return static_cast<int>(cuda_cpu::warp_exchange(cuda_cpu::WarpOp::all, mask, predicate != 0 ? 1u : 0u, 0, 32, line, file));
 }
 inline unsigned __activemask() { return cuda_cpu::active_mask(); }
+
+// The warp functions without _sync (__shfl, __shfl_up, __shfl_down, __shfl_xor, __any, __all,
+// __ballot), as CUDA declares them: for architectures before sm_70 only, where a warp's lanes ran
+// in lockstep and the functions took the lanes that were active. Older books and samples use
+// them, built with -arch=sm_30 to sm_61. The architecture is the device pass's __CUDA_ARCH__, else
+// the one the build names (checker/nvcc defines CUDA_CPU_TARGET_ARCH from -arch), else sm_90,
+// the GPU the CPU backend models (checker/run).
+#if defined(__CUDA_ARCH__)
+#define CUDA_CPU_LEGACY_WARP_ARCH __CUDA_ARCH__
+#elif defined(CUDA_CPU_TARGET_ARCH)
+#define CUDA_CPU_LEGACY_WARP_ARCH CUDA_CPU_TARGET_ARCH
+#else
+#define CUDA_CPU_LEGACY_WARP_ARCH 900
+#endif
+#if CUDA_CPU_LEGACY_WARP_ARCH < 700
+template <typename T>
+inline T __shfl(T var, int src_lane, int width = warpSize, unsigned line = __builtin_LINE(),
+                const char* file = __builtin_FILE()) {
+  return __shfl_sync(__activemask(), var, src_lane, width, line, file);
+}
+template <typename T>
+inline T __shfl_up(T var, unsigned delta, int width = warpSize, unsigned line = __builtin_LINE(),
+                   const char* file = __builtin_FILE()) {
+  return __shfl_up_sync(__activemask(), var, delta, width, line, file);
+}
+template <typename T>
+inline T __shfl_down(T var, unsigned delta, int width = warpSize, unsigned line = __builtin_LINE(),
+                     const char* file = __builtin_FILE()) {
+  return __shfl_down_sync(__activemask(), var, delta, width, line, file);
+}
+template <typename T>
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize, unsigned line = __builtin_LINE(),
+                    const char* file = __builtin_FILE()) {
+  return __shfl_xor_sync(__activemask(), var, lane_mask, width, line, file);
+}
+inline int __any(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return __any_sync(__activemask(), predicate, line, file);
+}
+inline int __all(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return __all_sync(__activemask(), predicate, line, file);
+}
+inline unsigned __ballot(int predicate, unsigned line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  return __ballot_sync(__activemask(), predicate, line, file);
+}
+#else
+// nvcc does not declare them for sm_70 and newer: a call stops the compile, here with the fix.
+namespace cuda_cpu {
+template <typename... T>
+constexpr bool kNoLegacyWarpFunctions = false;
+}  // namespace cuda_cpu
+#define CUDA_CPU_REMOVED_WARP_FUNCTION(name, replacement)                                             \
+  template <typename... T>                                                                        \
+  inline int name(T...) {                                                                         \
+    static_assert(cuda_cpu::kNoLegacyWarpFunctions<T...>,                                          \
+                  #name " has no _sync: CUDA removed it for sm_70 and newer, which this build is "  \
+                  "for. Use " replacement " (checker/nvcc -arch=sm_60 builds keep the old form)");  \
+    return 0;                                                                                     \
+  }
+CUDA_CPU_REMOVED_WARP_FUNCTION(__shfl, "__shfl_sync(mask, var, srcLane)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__shfl_up, "__shfl_up_sync(mask, var, delta)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__shfl_down, "__shfl_down_sync(mask, var, delta)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__shfl_xor, "__shfl_xor_sync(mask, var, laneMask)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__any, "__any_sync(mask, predicate)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__all, "__all_sync(mask, predicate)")
+CUDA_CPU_REMOVED_WARP_FUNCTION(__ballot, "__ballot_sync(mask, predicate)")
+#undef CUDA_CPU_REMOVED_WARP_FUNCTION
+#endif
+#undef CUDA_CPU_LEGACY_WARP_ARCH
