@@ -142,6 +142,24 @@ class Programs(unittest.TestCase):
         self.assertIn("10 launches, no findings.", done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
 
+    def test_a_buffer_per_row_and_the_limits_of_the_cpu_backends_buffers(self):
+        with tempfile.TemporaryDirectory() as work:
+            done = run(str(HERE / "many_buffers.cu"), "--json=report.json", cwd=work)
+            doc = json.loads((Path(work) / "report.json").read_text())
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("1025 rows of 12: 0 wrong", done.stdout)
+        self.assertIn("many buffers: 0 failed expectations", done.stdout)
+        # Beyond the buffers it holds at once, and past a buffer's size, cudaMalloc returns
+        # cudaErrorMemoryAllocation, and the report says which limit, once each.
+        self.assertIn("more buffers: ", done.stdout)
+        self.assertIn(", cudaErrorMemoryAllocation\n", done.stdout)
+        self.assertIn("a 3 GiB buffer: cudaErrorMemoryAllocation", done.stdout)
+        self.assertEqual(done.stderr.count("Note: the CPU backend holds at most 4096 buffers at once, so the "
+                                           "allocation returns cudaErrorMemoryAllocation"), 1, done.stderr)
+        self.assertEqual(done.stderr.count("Note: a buffer of 3221225472 bytes is more than the CPU backend gives "
+                                           "one buffer"), 1, done.stderr)
+        self.assertEqual(doc["exit_status"], 0)
+
     def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
         done = run("off_by_one.cu")
         self.assertEqual(done.returncode, 1)
@@ -229,6 +247,11 @@ class OnTheGpu(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("device_pass.cu", "--backend=gpu")
         self.assertIn("device pass: 0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("many_buffers.cu", "--backend=gpu")
+        self.assertIn("1025 rows of 12: 0 wrong", done.stdout, done.stderr)
+        self.assertIn("5000 more buffers: 5000 given, cudaSuccess", done.stdout, done.stderr)
+        self.assertIn("a 3 GiB buffer: cudaSuccess", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("libcu_headers.cu", "--backend=gpu")
         self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)

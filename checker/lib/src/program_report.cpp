@@ -129,6 +129,32 @@ void on_not_modelled(const char* call) {
                st.bold("Not modelled").c_str(), call);
 }
 
+// Once a limit: a program may ask again and again (a buffer per row), and the reason is the same.
+void on_allocation_refused(const cuda_cpu::AllocationRefusal& r) {
+  using Limit = cuda_cpu::AllocationRefusal::Limit;
+  static bool said[3] = {};
+  const char* limit = r.limit == Limit::buffer_size    ? "buffer_size"
+                      : r.limit == Limit::buffer_count ? "buffer_count"
+                                                       : "host_memory";
+  record({{"event", "allocation_refused"}, {"limit", limit}, {"bytes", r.bytes}, {"most", r.most}});
+  bool& once = said[static_cast<int>(r.limit)];
+  if (once) return;
+  once = true;
+  std::string why;
+  if (r.limit == Limit::buffer_size)
+    why = "a buffer of " + std::to_string(r.bytes) + " bytes is more than the CPU backend gives one buffer (" +
+          std::to_string(r.most >> 20) + " MiB)";
+  else if (r.limit == Limit::buffer_count)
+    why = "the CPU backend holds at most " + std::to_string(r.most) + " buffers at once";
+  else
+    why = "this machine has no memory left for a buffer of " + std::to_string(r.bytes) + " bytes";
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s, so the allocation returns cudaErrorMemoryAllocation where a GPU with the memory "
+                       "would give it (docs/programs.md).\n",
+               stderr_style().bold("Note").c_str(), why.c_str());
+  std::fflush(stderr);
+}
+
 // At the program's exit, as compute-sanitizer's summary: the launches, and which found
 // something. A program that exits 0 after a finding exits 1 instead, so that a script or a
 // Makefile can test it, unless a report file is named: then the tool reading it decides
@@ -163,6 +189,7 @@ void summary_at_exit(int status, void*) {
 bool install_program_report() {
   cuda_cpu::observe_host_launches(&on_launch);
   cuda_cpu::observe_not_modelled(&on_not_modelled);
+  cuda_cpu::observe_allocation_refusals(&on_allocation_refused);
   program_pid = getpid();
   on_exit(&summary_at_exit, nullptr);
   return true;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "cuda_cpu/image_registry.h"
 #include "engine/findings.h"
@@ -46,5 +47,16 @@ constexpr int kNotModelledStatus = 125;
 [[noreturn]] void not_modelled(const char* call);
 using NotModelledObserver = void (*)(const char* call);
 void observe_not_modelled(NotModelledObserver observer);
+
+// An allocation (cudaMalloc, cudaMallocManaged, cudaHostAlloc, ...) the CPU backend refused
+// for a limit of its own, where a GPU's only limit is its memory: it returns
+// cudaErrorMemoryAllocation, and a program's report says why, once a limit.
+struct AllocationRefusal {
+  enum class Limit { buffer_size, buffer_count, host_memory } limit;
+  std::uint64_t bytes;  // asked for
+  std::uint64_t most;   // the limit: bytes a buffer, or buffers at once; 0 for host memory
+};
+using AllocationRefusedObserver = void (*)(const AllocationRefusal& refusal);
+void observe_allocation_refusals(AllocationRefusedObserver observer);
 
 }  // namespace cuda_cpu

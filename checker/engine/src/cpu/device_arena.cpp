@@ -20,7 +20,7 @@ DeviceArena& DeviceArena::instance() {
   return arena;
 }
 
-// The address space reserved is kSlots slots (1 TiB), or fewer where the machine has less:
+// The address space reserved is kSlots slots (16 TiB), or fewer where the machine has less:
 // an arm64 kernel built with 39-bit addresses gives a process 512 GiB. PUZZLES_CPU_BUFFER_SLOTS
 // asks for fewer (an emulator such as qemu-user spends time on every reserved page).
 DeviceArena::DeviceArena() {
@@ -46,8 +46,9 @@ DeviceArena::DeviceArena() {
 
 void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const std::string& name) {
   if (bytes > kSlotSize / 2)
-    throw Error("buffer " + name + " is too large for the CPU backend (" + std::to_string(bytes) +
-                " bytes; at most 2 GiB)");
+    throw BufferRefused(BufferRefused::Limit::buffer_size, kSlotSize / 2,
+                        "buffer " + name + " is too large for the CPU backend (" + std::to_string(bytes) +
+                            " bytes; at most 2 GiB)");
   for (std::size_t i = 0; i < slot_count_; ++i) {
     if (slots_[i].live) continue;
     // The buffer ends in the middle of its slot, so that indices past either end stay
@@ -60,14 +61,16 @@ void* DeviceArena::allocate(std::size_t bytes, std::size_t element_size, const s
     void* p = mmap(reinterpret_cast<void*>(map_begin), map_end - map_begin, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (p == MAP_FAILED)
-      throw Error("out of memory for buffer " + name + " (" + std::to_string(bytes) + " bytes)");
+      throw BufferRefused(BufferRefused::Limit::host_memory, 0,
+                          "out of memory for buffer " + name + " (" + std::to_string(bytes) + " bytes)");
     std::memset(p, kCanaryByte, map_end - map_begin);
     slots_[i] = Buffer{begin, begin + bytes, map_begin, map_end, element_size, name, true};
     begin_[i] = begin;
     end_[i] = begin + bytes;
     return reinterpret_cast<void*>(begin);
   }
-  throw Error("too many buffers at once on the CPU backend (at most " + std::to_string(slot_count_) + ")");
+  throw BufferRefused(BufferRefused::Limit::buffer_count, slot_count_,
+                      "too many buffers at once on the CPU backend (at most " + std::to_string(slot_count_) + ")");
 }
 
 void DeviceArena::release(void* p) {

@@ -10,12 +10,26 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend.h"
+
 namespace engine::cpu {
+
+// A buffer the arena cannot give, for a limit of its own (a GPU's only limit is its memory): the
+// limit as facts, for the runtime to pass on (cuda_cpu::AllocationRefusal), and in words.
+class BufferRefused : public Error {
+ public:
+  enum class Limit { buffer_size, buffer_count, host_memory };
+  BufferRefused(Limit limit, std::uint64_t most, const std::string& words) : Error(words), limit(limit), most(most) {}
+  Limit limit;
+  std::uint64_t most;  // bytes a buffer, buffers at once, or 0 (host memory)
+};
 
 class DeviceArena {
  public:
   static constexpr unsigned kSlotBits = 32;
-  static constexpr std::size_t kSlots = 256;
+  // 4096 slots reserve 16 TiB of addresses (a 47-bit address space holds 128 TiB): programs keep
+  // a buffer per row, per object or per layer, and a GPU holds as many as fit its memory.
+  static constexpr std::size_t kSlots = 4096;
   static constexpr std::uintptr_t kSlotSize = std::uintptr_t{1} << kSlotBits;
   static constexpr unsigned char kCanaryByte = 0xFE;  // -1.7e38 as a float: obviously garbage
 

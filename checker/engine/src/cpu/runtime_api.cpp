@@ -21,6 +21,7 @@
 #include "worker.h"
 #include "engine/backend.h"
 
+using engine::cpu::BufferRefused;
 using engine::cpu::DeviceArena;
 
 // Both from cuda_cpu/error_list.h, CUDA's codes with their names and texts.
@@ -55,6 +56,7 @@ thread_local engine::LaunchResult last_launch;
 cudaError_t sticky_error = cudaSuccess;
 cuda_cpu::HostLaunchObserver launch_observer = nullptr;
 cuda_cpu::NotModelledObserver not_modelled_observer = nullptr;
+cuda_cpu::AllocationRefusedObserver allocation_observer = nullptr;
 
 std::map<const void*, const engine::KernelImage*>& kernel_images() {
   static std::map<const void*, const engine::KernelImage*> images;
@@ -302,10 +304,19 @@ cudaError_t cuda_cpu_malloc(void** pointer, std::size_t bytes, std::size_t eleme
   try {
     *pointer = DeviceArena::instance().allocate(bytes, element_size, name);
     return cudaSuccess;
+  } catch (const BufferRefused& refused) {
+    using Limit = cuda_cpu::AllocationRefusal::Limit;
+    const Limit limit = refused.limit == BufferRefused::Limit::buffer_size    ? Limit::buffer_size
+                        : refused.limit == BufferRefused::Limit::buffer_count ? Limit::buffer_count
+                                                                              : Limit::host_memory;
+    if (allocation_observer) allocation_observer(cuda_cpu::AllocationRefusal{limit, bytes, refused.most});
+    return cudaErrorMemoryAllocation;
   } catch (const engine::Error&) {
     return cudaErrorMemoryAllocation;
   }
 }
+
+void cuda_cpu::observe_allocation_refusals(AllocationRefusedObserver observer) { allocation_observer = observer; }
 
 cudaError_t cudaFree(void* pointer) {
   DeviceArena::instance().release(pointer);
