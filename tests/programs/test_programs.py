@@ -46,7 +46,8 @@ def instrumented():
 
 
 # Methods that need instrumented kernels (with g++, PRESET=gcc, a write past the end is only a canary).
-NEEDS_INSTRUMENTATION = {"test_an_out_of_bounds_write_is_printed_and_in_the_json_document"}
+NEEDS_INSTRUMENTATION = {"test_an_out_of_bounds_write_is_printed_and_in_the_json_document",
+                         "test_a_race_only_between_lanes_of_one_warp_names_syncwarp"}
 
 
 class Programs(unittest.TestCase):
@@ -159,6 +160,21 @@ class Programs(unittest.TestCase):
         self.assertEqual(done.stderr.count("Note: a buffer of 3221225472 bytes is more than the CPU backend gives "
                                            "one buffer"), 1, done.stderr)
         self.assertEqual(doc["exit_status"], 0)
+
+    def test_a_race_only_between_lanes_of_one_warp_names_syncwarp(self):
+        done = run("warp_synchronous.cu")
+        self.assertIn("with __syncwarp(): 64", done.stdout, done.stderr)
+        self.assertIn("3 launches; findings or errors in launches 1, 3 (above).", done.stderr)
+        warp_sentence = ("Every such race here is between lanes of one warp, and a warp's lanes do not run in lockstep "
+                         "(not since Volta): where only a warp shares the data, a __syncwarp() between the two "
+                         "accesses orders them.")
+        launch1 = done.stderr.split("Launch 1: ", 1)[1].split("Launch 3: ", 1)[0]
+        launch3 = done.stderr.split("Launch 3: ", 1)[1]
+        self.assertIn("Shared-memory race: in block (0,0), partial[", launch1)
+        self.assertIn(warp_sentence, launch1)
+        # Threads 31 and 32 are in different warps: __syncthreads() alone is the fix.
+        self.assertIn("Shared-memory race: in block (0,0), values[", launch3)
+        self.assertNotIn(warp_sentence, launch3)
 
     def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
         done = run("off_by_one.cu")

@@ -120,7 +120,8 @@ std::string race_clause(const Finding& f) {
          ", with no __syncthreads() between the two";
 }
 
-std::string race(const Finding& f, const Style& st, bool first) {
+// within_warps: say that every race of the launch was between lanes of one warp.
+std::string race(const Finding& f, const Style& st, bool first, bool within_warps) {
   if (!first) return race_clause(f);
   std::string why = f.is_write && f.other_is_write
                         ? "Which value stays depends on which thread runs last. Give each element one writer, "
@@ -128,6 +129,10 @@ std::string race(const Finding& f, const Style& st, bool first) {
                         : "What the reader gets depends on which thread runs first. A block needs a "
                           "__syncthreads() between writing shared memory and reading what other threads wrote, "
                           "and, in a loop, another between the last read and the next overwrite.";
+  if (within_warps)
+    why += " Every such race here is between lanes of one warp, and a warp's lanes do not run in lockstep "
+           "(not since Volta): where only a warp shares the data, a __syncwarp() between the two accesses "
+           "orders them.";
   return st.bold(finding_title(f)) + ": " + race_clause(f) + ".\n" + why;
 }
 
@@ -539,7 +544,9 @@ std::vector<FindingParagraph> explain_finding_paragraphs(const engine::LaunchRes
       switch (kind) {
         case FindingKind::out_of_bounds: piece = out_of_bounds(f, spec, d, st, first, gpu, follow_up); break;
         case FindingKind::shared_out_of_bounds: piece = shared_out_of_bounds(f, st, first); break;
-        case FindingKind::shared_race: piece = race(f, st, first); break;
+        case FindingKind::shared_race:
+          piece = race(f, st, first, spec.warp_race_hint && result.races_across_warps == 0);
+          break;
         case FindingKind::barrier_divergence: piece = first ? divergence(f, st) : ""; break;
         case FindingKind::fault: piece = first ? fault(f, st, gpu, follow_up) : ""; break;
         case FindingKind::timeout: piece = timeout(f, spec, st, first, gpu, follow_up); break;

@@ -51,6 +51,7 @@ const PuzzleSpec& program_spec() {
   static const PuzzleSpec spec = [] {
     PuzzleSpec s;
     s.id = "program";
+    s.warp_race_hint = true;
     s.guard_hint = "check the index against the buffer's size before the access";
     // A program's launches do their authors' sizes, which can take the CPU backend far longer
     // than a GPU: the limit is each block's (runtime_api.cpp), scaled by the environment

@@ -270,6 +270,9 @@ struct LaunchResult {
   // how many of each kind there were in all.
   std::vector<Finding> findings;
   std::array<std::uint64_t, kFindingKinds> totals{};
+  // Of the shared_race findings, how many were between threads of different warps (the rest:
+  // between lanes of one warp).
+  std::uint64_t races_across_warps = 0;
   LaunchStats stats;
   // With RunOptions::profile: one entry per source location and kind of access.
   std::vector<AccessProfile> profile;

@@ -429,6 +429,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
   }
   attach_wait_sites(result.findings, *report, plan.kernel->source);
   for (std::size_t k = 0; k < kFindingKinds; ++k) result.totals[k] = report->total(static_cast<FindingKind>(k));
+  result.races_across_warps = report->races_across_warps();
 
   int crash = report->crash_signal.load();
   bool exited_normally = WIFEXITED(status) && WEXITSTATUS(status) == 0;

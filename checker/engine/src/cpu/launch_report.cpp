@@ -3,6 +3,8 @@
 #include <cstring>
 #include <limits>
 
+#include "cuda_thread.h"
+
 namespace engine::cpu {
 
 namespace {
@@ -26,6 +28,8 @@ void LaunchReport::start_findings(unsigned per_kind) {
 void LaunchReport::add(const RawFinding& f, unsigned worker) {
   const auto kind = static_cast<std::size_t>(f.kind);
   ++totals[worker].of_kind[kind];
+  if (f.kind == FindingKind::shared_race && f.thread / kWarpSize != f.other_thread / kWarpSize)
+    ++totals[worker].races_across_warps;
   // A key above the threshold comes after every kept finding of its kind, which is full: most
   // of a kernel's millions of findings end here, without the lock.
   if (finding_key(f) > keep_below_or_at[kind].load(std::memory_order_relaxed)) return;
@@ -56,6 +60,12 @@ void LaunchReport::add(const RawFinding& f, unsigned worker) {
 std::uint64_t LaunchReport::total(FindingKind kind) const {
   std::uint64_t sum = 0;
   for (unsigned w = 0; w < kMaxWorkers; ++w) sum += totals[w].of_kind[static_cast<std::size_t>(kind)];
+  return sum;
+}
+
+std::uint64_t LaunchReport::races_across_warps() const {
+  std::uint64_t sum = 0;
+  for (unsigned w = 0; w < kMaxWorkers; ++w) sum += totals[w].races_across_warps;
   return sum;
 }
 

@@ -127,6 +127,7 @@ struct alignas(64) WorkerHeartbeat {
 // millions (a race in a loop) never write a line another worker writes.
 struct alignas(64) WorkerFindingTotals {
   std::uint64_t of_kind[kFindingKinds];
+  std::uint64_t races_across_warps;  // shared_race findings between threads of different warps
 };
 
 struct LaunchReport {
@@ -177,6 +178,7 @@ struct LaunchReport {
   // kind in (block, thread) order (RawFinding::before).
   void add(const RawFinding& f, unsigned worker);
   std::uint64_t total(FindingKind kind) const;
+  std::uint64_t races_across_warps() const;
 
   // Text made while the kernel runs (the PTX instruction a finding names): copied here, in
   // the mapping both processes share, so the parent reads it at the same address.

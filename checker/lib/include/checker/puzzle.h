@@ -125,6 +125,10 @@ struct PuzzleSpec {
   std::string guard_hint;  // the fix for an out-of-bounds access, in this puzzle's names
   // How to give a kernel more time: a checker's option, or a program's environment variable.
   std::string timeout_hint = "change the limit with --timeout";
+  // A shared-memory race only ever between lanes of one warp also names __syncwarp(): code
+  // written for GPUs before Volta counted on lockstep. Whole programs; the puzzles teach
+  // __syncthreads(), and a small case's races may all fall in one warp.
+  bool warp_race_hint = false;
   std::vector<std::string> hints;
 
   // "matmul_warp_tiled" for "matmul_warp_tiled<BM, BN, BK>".
