@@ -2,9 +2,17 @@
 // declares them: 2D copies into pitched memory, zero-copy pinned memory, host functions and
 // callbacks on streams, stream priorities, the memory pool of stream-ordered allocation, kernel
 // attributes, error names, device settings, the deprecated names, directed rounding and
-// wrapping atomics, `extern T __shared__` arrays and rows of them, and clock() on both sides.
-// main checks each answer.
+// wrapping atomics, `extern T __shared__` arrays and rows of them, clock() on both sides, and
+// NVTX's ranges and names (through its version 2 headers where the toolkit has them). main checks
+// each answer.
 #include <cuda_runtime.h>
+#if __has_include(<nvToolsExt.h>)  // CUDA up to 12.8, whose headers the CPU backend follows
+#include <nvToolsExt.h>
+#include <nvToolsExtCudaRt.h>
+#else
+#include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCudaRt.h>
+#endif
 
 #include <time.h>
 
@@ -182,6 +190,30 @@ int main() {
   EXPECT(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used) == 0);
   long long library_ticks = used.tv_sec * CLOCKS_PER_SEC + used.tv_nsec / (1000000000 / CLOCKS_PER_SEC);
   EXPECT(host_clock >= 0 && library_ticks - host_clock >= 0 && library_ticks - host_clock < CLOCKS_PER_SEC / 10);
+
+  // NVTX's event attributes, filled in by name as its documentation shows; a range around a copy.
+  nvtxEventAttributes_t event = {};
+  event.version = NVTX_VERSION;
+  event.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  event.colorType = NVTX_COLOR_ARGB;
+  event.color = 0xFF00FF00u;
+  event.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  event.message.ascii = "copy";
+  event.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+  event.payload.llValue = 42;
+  EXPECT(event.size == sizeof event);
+  cudaStream_t named;
+  EXPECT(cudaStreamCreate(&named) == cudaSuccess);
+  nvtxNameCudaStreamA(named, "copies");
+  nvtxRangeId_t range = nvtxRangeStartEx(&event);
+  nvtxRangePushA("copy");
+  int from = 7, *to = nullptr;
+  EXPECT(cudaMalloc(&to, sizeof from) == cudaSuccess);
+  EXPECT(cudaMemcpyAsync(to, &from, sizeof from, cudaMemcpyHostToDevice, named) == cudaSuccess);
+  EXPECT(cudaStreamSynchronize(named) == cudaSuccess);
+  nvtxRangePop();
+  nvtxRangeEnd(range);
+  EXPECT(cudaFree(to) == cudaSuccess && cudaStreamDestroy(named) == cudaSuccess);
 
   std::printf("%d failed expectations\n", failures);
   return failures == 0 ? 0 : 1;

@@ -10,6 +10,12 @@
 
 typedef int CUresult;
 enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 };
+// The driver API's handles, for what names them (nvtx3/nvToolsExtCuda.h); the runtime's streams
+// and events are the same objects, as in CUDA.
+typedef int CUdevice;
+typedef struct CUctx_st* CUcontext;
+typedef struct CUstream_st* CUstream;
+typedef struct CUevent_st* CUevent;
 typedef std::uint32_t cuuint32_t;
 typedef std::uint64_t cuuint64_t;
 

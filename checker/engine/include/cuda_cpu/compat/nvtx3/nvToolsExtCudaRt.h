@@ -1,0 +1,15 @@
+// <nvtx3/nvToolsExtCudaRt.h> for the CPU backend: NVTX's names for the runtime's devices, streams
+// and events, which a profiler's timeline would show. Each does nothing here, as the markers and
+// ranges of nvToolsExt.h do.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "nvtx3/nvToolsExt.h"
+
+inline void nvtxNameCudaDeviceA(int, const char*) {}
+inline void nvtxNameCudaDeviceW(int, const wchar_t*) {}
+inline void nvtxNameCudaStreamA(cudaStream_t, const char*) {}
+inline void nvtxNameCudaStreamW(cudaStream_t, const wchar_t*) {}
+inline void nvtxNameCudaEventA(cudaEvent_t, const char*) {}
+inline void nvtxNameCudaEventW(cudaEvent_t, const wchar_t*) {}
