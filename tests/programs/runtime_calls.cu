@@ -191,6 +191,17 @@ int main() {
   long long library_ticks = used.tv_sec * CLOCKS_PER_SEC + used.tv_nsec / (1000000000 / CLOCKS_PER_SEC);
   EXPECT(host_clock >= 0 && library_ticks - host_clock >= 0 && library_ticks - host_clock < CLOCKS_PER_SEC / 10);
 
+  // Free memory: never above the total less the live buffers (on the CPU backend also no more than
+  // the machine has available, which moves with everything else it runs).
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  const std::size_t buffer_bytes = std::size_t{64} << 20;
+  void* buffer = nullptr;
+  EXPECT(cudaMemGetInfo(&free_before, &total) == cudaSuccess && free_before <= total);
+  EXPECT(cudaMalloc(&buffer, buffer_bytes) == cudaSuccess);
+  EXPECT(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+  EXPECT(free_after > 0 && free_after + buffer_bytes <= total);
+  EXPECT(cudaFree(buffer) == cudaSuccess);
+
   // NVTX's event attributes, filled in by name as its documentation shows; a range around a copy.
   nvtxEventAttributes_t event = {};
   event.version = NVTX_VERSION;

@@ -84,6 +84,13 @@ void DeviceArena::release(void* p) {
   begin_[(address - base_) >> kSlotBits] = end_[(address - base_) >> kSlotBits] = 0;
 }
 
+std::uint64_t DeviceArena::live_bytes() const {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < slot_count_; ++i)
+    if (slots_[i].live) sum += slots_[i].end - slots_[i].begin;
+  return sum;
+}
+
 std::vector<DeviceArena::Damage> DeviceArena::damaged_canaries() const {
   std::vector<Damage> damage;
   for (std::size_t i = 0; i < slot_count_; ++i) {

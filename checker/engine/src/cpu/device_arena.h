@@ -47,6 +47,8 @@ class DeviceArena {
   void release(void* p);
 
   bool contains(std::uintptr_t address) const { return address - base_ < span(); }
+  // The bytes of the live buffers, as the program asked for them.
+  std::uint64_t live_bytes() const;
   std::uintptr_t base() const { return base_; }
   std::uintptr_t span() const { return slot_count_ * kSlotSize; }
   const std::uintptr_t* buffer_begins() const { return begin_; }

@@ -3,6 +3,7 @@
 // symbols, occupancy. Everything runs to its end before the call returns, so a stream is in
 // order by construction and an event's time is the CPU's clock when it was recorded.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -234,10 +235,24 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int d) 
 
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 
+// Free: the modelled GPU's memory less the live buffers, as on a GPU, but no more than this
+// machine has available: programs size their buffers by it (a benchmark takes nine tenths).
 cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
   if (free == nullptr || total == nullptr) return cudaErrorInvalidValue;
   *total = device().totalGlobalMem;
-  *free = *total;
+  const std::uint64_t used = engine::cpu::DeviceArena::instance().live_bytes();
+  std::uint64_t left = used < *total ? *total - used : 0;
+  if (std::FILE* meminfo = std::fopen("/proc/meminfo", "r")) {
+    char line[128];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof line, meminfo))
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+        if (kib * 1024 < left) left = kib * 1024;
+        break;
+      }
+    std::fclose(meminfo);
+  }
+  *free = static_cast<std::size_t>(left);
   return cudaSuccess;
 }
 
