@@ -134,7 +134,7 @@ int main() {
 
   int *pinned = nullptr, *mapped = nullptr;
   EXPECT(cudaHostAlloc(&pinned, 32 * sizeof(int), cudaHostAllocMapped) == cudaSuccess);
-  EXPECT(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0) == cudaSuccess);
+  EXPECT(cudaHostGetDevicePointer(&mapped, pinned, 0) == cudaSuccess);  // C++'s overload: any T**
   write_mapped<<<1, 32>>>(mapped);
   EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[31] == 217);
   reverse_dynamic<<<1, 32, 32 * sizeof(int)>>>(mapped);
@@ -143,6 +143,12 @@ int main() {
   EXPECT(cudaDeviceSynchronize() == cudaSuccess && pinned[0] == 434 && pinned[1] == 406 &&
          pinned[4] == 427);
   EXPECT(cudaFreeHost(pinned) == cudaSuccess);
+  // cudaMallocHost with flags, for any pointer type and for void** (C++'s overloads).
+  double* portable = nullptr;
+  void* portable_bytes = nullptr;
+  EXPECT(cudaMallocHost(&portable, 4 * sizeof(double), cudaHostAllocPortable) == cudaSuccess && portable != nullptr);
+  EXPECT(cudaMallocHost(&portable_bytes, 16, cudaHostAllocMapped) == cudaSuccess && portable_bytes != nullptr);
+  EXPECT(cudaFreeHost(portable) == cudaSuccess && cudaFreeHost(portable_bytes) == cudaSuccess);
 
   cudaFuncAttributes attributes;
   EXPECT(cudaFuncGetAttributes(&attributes, uses_shared) == cudaSuccess);

@@ -161,6 +161,12 @@ class Programs(unittest.TestCase):
                                            "one buffer"), 1, done.stderr)
         self.assertEqual(doc["exit_status"], 0)
 
+    def test_a_class_passed_by_value_is_copied_bitwise_and_never_destroyed_on_the_device(self):
+        done = run("class_parameters.cu")
+        self.assertIn("class parameters: 0 failed expectations", done.stdout, done.stderr)
+        self.assertIn("1 launch, no findings.", done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+
     def test_a_race_only_between_lanes_of_one_warp_names_syncwarp(self):
         done = run("warp_synchronous.cu")
         self.assertIn("with __syncwarp(): 64", done.stdout, done.stderr)
@@ -263,6 +269,9 @@ class OnTheGpu(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("device_pass.cu", "--backend=gpu")
         self.assertIn("device pass: 0 failed expectations", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("class_parameters.cu", "--backend=gpu")
+        self.assertIn("class parameters: 0 failed expectations", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("many_buffers.cu", "--backend=gpu")
         self.assertIn("1025 rows of 12: 0 wrong", done.stdout, done.stderr)

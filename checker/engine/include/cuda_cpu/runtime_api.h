@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "cuda_cpu/driver_types.h"
+#include "cuda_cpu/kernel_parameters.h"
 #include "cuda_cpu/vector_types.h"
 
 // The CUDA runtime this file stands for (cudaRuntimeGetVersion and cudaDriverGetVersion say
@@ -43,14 +44,9 @@ cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** a
 namespace cuda_cpu {
 // A kernel known by its address at run time: the argument array of its launch ends with the
 // kernel's address, after one pointer per parameter.
-template <typename... P, std::size_t... I>
-void invoke_through_pointer(void* const* args, std::index_sequence<I...>) {
-  auto kernel = reinterpret_cast<void (*)(P...)>(args[sizeof...(P)]);
-  kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
-}
 template <typename... P>
 void invoke_through_pointer(void* const* args) {
-  invoke_through_pointer<P...>(args, std::index_sequence_for<P...>{});
+  call_kernel(reinterpret_cast<void (*)(P...)>(args[sizeof...(P)]), args);
 }
 // In a whole program, a kernel that no build exports is launched by cudaLaunchKernel(Ex) from
 // what its type says: its signature and how to call it (runtime_api.cpp).
@@ -247,13 +243,21 @@ inline cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
   *size = sizeof(T);
   return cudaSuccess;
 }
+// CUDA's C++ overloads (cuda_runtime.h): any pointer type, and cudaMallocHost with flags.
+inline cudaError_t cudaMallocHost(void** pointer, std::size_t bytes, unsigned int flags) {
+  return cudaHostAlloc(pointer, bytes, flags);
+}
 template <typename T>
-inline cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
-  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+inline cudaError_t cudaMallocHost(T** pointer, std::size_t bytes, unsigned int flags = 0) {
+  return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
 }
 template <typename T>
 inline cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <typename T>
+inline cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
 }
 
 // Occupancy on the modelled H100: threads, blocks and shared memory per multiprocessor (the

@@ -8,6 +8,8 @@
 #include <typeinfo>
 #include <utility>
 
+#include "cuda_cpu/kernel_parameters.h"
+
 namespace engine {
 
 // Calls the kernel with arguments unpacked from an array of pointers, one per parameter,
@@ -30,24 +32,9 @@ struct KernelImage {
   std::size_t dynamic_shared_element = 4;     // the size of its elements
 };
 
-namespace detail {
-
-template <auto Fn, typename... Params, std::size_t... I>
-void invoke_unpacked(void (*)(Params...), void* const* args, std::index_sequence<I...>) {
-  Fn(*static_cast<std::remove_reference_t<Params>*>(args[I])...);
-}
-
-template <typename... Params>
-constexpr std::size_t parameter_count(void (*)(Params...)) {
-  return sizeof...(Params);
-}
-
-}  // namespace detail
-
 template <auto Fn>
 void invoke_with_args(void* const* args) {
-  detail::invoke_unpacked<Fn>(Fn, args,
-                              std::make_index_sequence<detail::parameter_count(Fn)>{});
+  cuda_cpu::call_kernel(Fn, args);
 }
 
 template <auto Fn>
