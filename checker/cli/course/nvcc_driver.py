@@ -107,17 +107,18 @@ class Driver:
         # The architecture the build names, for what CUDA declares for some architectures only
         # (the warp functions without _sync: cuda_cpu/warp_functions.h).
         arch = device_pass.architecture(self.inv.noted, DEFAULT_ARCHITECTURE)
+        target = [f"-DCUDA_CPU_TARGET_ARCH={arch}"]
         # A host pass that a device pass will join keeps each function in a section of its own,
         # where a static kernel's launches can be pointed at the device pass's (device_pass_merge.h).
         # Foreseen from the files the source includes by name; the compiler's list may add some.
         foreseen = bool(device_pass.tests_in(device_pass.quoted_includes(source, self.include_dirs())))
-        self.compile_pass(*host_pass, [f"-DCUDA_CPU_TARGET_ARCH={arch}"], sections=foreseen)
+        self.compile_pass(*host_pass, target, sections=foreseen)
         if deps and not self.inv.dry_run:
             self.write_deps(depfile, {str(wrapper): str(source)}, deps)
         own = [source] if self.inv.dry_run else self.own_files(source, depfile, wrapper)
         if device_pass.tests_in(own):
             if not foreseen:
-                self.compile_pass(*host_pass, [f"-DCUDA_CPU_TARGET_ARCH={arch}"], sections=True)
+                self.compile_pass(*host_pass, target, sections=True)
             self.add_device_pass(wrapper, work, output, arch)
         if not self.inv.dry_run and not self.keeps_intermediates():
             self.remove_intermediates(work)
@@ -143,7 +144,7 @@ class Driver:
         host, device, facts = work / "host.o", work / "device.o", work / "device_pass.facts"
         if not self.inv.dry_run:
             os.replace(output, host)
-        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}", f"-DCUDA_CPU_TARGET_ARCH={arch}"])
+        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}"])
         # The work folder's name tells this file's static kernels from another file's.
         self.run([*self.tc["rewrite_cu"], "--device-pass", host, device, work.name, facts])
         compiler = self.tc["compile_cu"]
