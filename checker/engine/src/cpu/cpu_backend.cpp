@@ -5,10 +5,10 @@
 #include "cuda_cpu/tensor_map.h"
 
 #include <cstring>
-#include <thread>
 
 #include "device_arena.h"
 #include "dynamic_shared_limits.h"
+#include "grid_runner.h"
 #include "isolated_launch.h"
 #include "shared_layout.h"
 #include "symbol_table.h"
@@ -17,10 +17,7 @@ namespace engine::cpu {
 namespace {
 
 class CpuBackend final : public Backend {
-  static unsigned workers() {
-    unsigned cores = std::thread::hardware_concurrency();
-    return cores ? cores : 1;
-  }
+  static unsigned workers() { return usable_cores(); }
 
  public:
   BackendKind kind() const override { return BackendKind::cpu; }

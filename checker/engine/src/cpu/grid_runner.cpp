@@ -1,5 +1,6 @@
 #include "grid_runner.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -107,10 +108,22 @@ void run_clusters(const GridPlan& plan, std::uint64_t groups, std::atomic<std::u
 
 }  // namespace
 
+// One worker per core this process may run on (taskset, a container's cpuset), not per core of
+// the machine: more workers than that only take turns. With one, blocks run one after another,
+// in order, and findings come in the same order every run.
+unsigned usable_cores() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+    int count = CPU_COUNT(&allowed);
+    if (count > 0) return static_cast<unsigned>(count);
+  }
+  unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : cores;
+}
+
 int run_grid(const GridPlan& plan) {
   install_crash_handlers(plan.report);
-  unsigned cores = std::thread::hardware_concurrency();
-  std::uint64_t workers = cores == 0 ? 1 : cores;
+  std::uint64_t workers = usable_cores();
   const std::uint64_t cluster_size = plan.config.cluster.count();
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> threads;

@@ -8,6 +8,9 @@ namespace engine::cpu {
 // Exit status of the child when a signal handler caught a crash.
 inline constexpr int kCrashExitStatus = 86;
 
+// The cores this process may run on (its affinity mask): one worker each.
+unsigned usable_cores();
+
 // Returns the child's exit status: 0 when the grid ran (findings are in the report).
 int run_grid(const GridPlan& plan);
 
