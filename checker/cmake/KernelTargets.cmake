@@ -144,7 +144,8 @@ function(add_kernel_library name)
     set(rewrite ptx_rewrite)
   endif()
   set(rewritten "${gen}/cpu_ptx.cpp")
-  set(engine_include "${KERNEL_TARGETS_DIR}/../engine/include")
+  # Normalised: findings tell the engine's headers from the student's by their path (source_lines.cpp).
+  cmake_path(SET engine_include NORMALIZE "${KERNEL_TARGETS_DIR}/../engine/include")
   add_custom_command(
     OUTPUT "${rewritten}"
     COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
@@ -161,6 +162,13 @@ function(add_kernel_library name)
   # define the kernel's own names, and so does every other kernel file.
   add_library(${name}_cpu STATIC "${rewritten}")
   set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
+  # Kernels that qualify also get an invoker that runs their threads as loops between barriers
+  # (checker/engine/passes), where this build has the pass.
+  get_property(block_loop_pass GLOBAL PROPERTY PUZZLES_BLOCK_LOOP_PASS)
+  if(block_loop_pass)
+    set_property(SOURCE "${rewritten}" APPEND PROPERTY COMPILE_OPTIONS "-fpass-plugin=${block_loop_pass}")
+    set_property(SOURCE "${rewritten}" APPEND PROPERTY OBJECT_DEPENDS "${block_loop_pass}")
+  endif()
   target_link_libraries(${name}_cpu PUBLIC engine)
   _kernel_library_localize(${name}_cpu CXX "${rewrite}" cpu_${LIBRARY_ID})
   add_library(${name} INTERFACE)

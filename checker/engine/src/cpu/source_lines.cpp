@@ -13,8 +13,11 @@ namespace {
 constexpr std::size_t kProbeCount = 64;
 constexpr long probe(std::size_t i) { return i == 0 ? 0 : (i % 2 ? 1 + 8 * long(i / 2) : -8 * long(i / 2)); }
 
+// The engine's headers and sources, the build's generated kernel wrappers, the system's headers.
+// "/engine/include/" also matches a path that reaches the headers through "..".
 bool engine_file(const std::string& file) {
-  return file.find("/checker/engine/") != std::string::npos || file.find("/kernels/") != std::string::npos ||
+  return file.find("/checker/engine/") != std::string::npos || file.find("/engine/include/") != std::string::npos ||
+         file.find("/kernels/") != std::string::npos ||
          file.find("/usr/include/") != std::string::npos || file.find("/usr/lib/") != std::string::npos;
 }
 
