@@ -8,7 +8,16 @@
 #include <typeinfo>
 #include <utility>
 
+#include "cuda_cpu/block_loop_names.h"
 #include "cuda_cpu/kernel_parameters.h"
+
+// Marks a kernel's invoker for the block-loop pass (checker/engine/passes), which gives a
+// kernel that qualifies a second invoker that runs its threads as loops between barriers.
+#if defined(__clang__)
+#define CUDA_CPU_LOOP_ENTRY __attribute__((annotate(CUDA_CPU_LOOP_ENTRY_ANNOTATION)))
+#else
+#define CUDA_CPU_LOOP_ENTRY
+#endif
 
 namespace engine {
 
@@ -33,7 +42,7 @@ struct KernelImage {
 };
 
 template <auto Fn>
-void invoke_with_args(void* const* args) {
+CUDA_CPU_LOOP_ENTRY void invoke_with_args(void* const* args) {
   cuda_cpu::call_kernel(Fn, args);
 }
 

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <boost/context/preallocated.hpp>
 #include <boost/context/stack_context.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 
 #include "builtin_slots.h"
+#include "cuda_cpu/block_loop_abi.h"
 #include "cluster_run.h"
 #include "page_size.h"
 
@@ -78,7 +80,11 @@ Worker::Worker(const GridPlan& plan, unsigned index)
   } else {
     fast_path.profile = nullptr;
   }
-  make_fibers();
+  loops_ = loop_invoker_for(plan.kernel->cpu_invoke);
+  if (loops_)
+    make_frames();
+  else
+    make_fibers();
 }
 
 Worker::~Worker() {
@@ -88,6 +94,15 @@ Worker::~Worker() {
   // process, so their stacks are not unmapped under them.
   for (auto& h : handles_) h = {};
   if (stacks_) munmap(stacks_, stacks_bytes_);
+  std::free(frames_);
+}
+
+void Worker::make_frames() {
+  frame_stride_ = (loops_->frame_bytes + CUDA_CPU_LOOP_FRAME_ALIGNMENT - 1) / CUDA_CPU_LOOP_FRAME_ALIGNMENT *
+                  CUDA_CPU_LOOP_FRAME_ALIGNMENT;
+  frames_ = static_cast<char*>(std::aligned_alloc(CUDA_CPU_LOOP_FRAME_ALIGNMENT, frame_stride_ * n_));
+  if (frames_ == nullptr) std::abort();
+  resume_.assign(n_, 0);
 }
 
 void Worker::make_fibers() {
@@ -149,7 +164,33 @@ ctx::fiber Worker::thread_main(unsigned fiber, ctx::fiber&& from) {
 
 // Fibers hand control straight to the next thread of the phase, not back through the
 // scheduler: one switch per thread per barrier.
+void Worker::run_as_loops() {
+  while (pos_ < queue_.size()) {
+    unsigned slot = queue_[pos_++];
+    CudaThread& t = threads_[slot];
+    become(slot);
+    t.state = CudaThread::State::ready;  // resumed after its barrier (fibers: in barrier())
+    CUDA_CPU_LOOP_FRAME = frames_ + slot * frame_stride_;
+    CUDA_CPU_LOOP_RESUME = resume_[slot];
+    try {
+      loops_->run(plan_.args);
+      if (t.state != CudaThread::State::at_barrier) {
+        t.state = CudaThread::State::exited;
+        if (cluster_) cluster_->thread_exited(rank_, slot);
+      }
+    } catch (const ThreadAborted&) {
+      t.state = CudaThread::State::aborted;
+    }
+  }
+  become(n_);
+}
+
 void Worker::switch_to(unsigned self, unsigned target) {
+  // Only kernels on fibers wait anywhere but at a barrier (the pass keeps the others on fibers).
+  if (loops_) {
+    std::fprintf(stderr, "internal error: a kernel run as block loops waited outside __syncthreads()\n");
+    std::abort();
+  }
   came_from_ = self < n_ ? fiber_of_[self] : n_;
   become(target);
   ctx::fiber from = std::move(handles_[target < n_ ? fiber_of_[target] : n_]).resume();
@@ -181,13 +222,23 @@ void Worker::wait_here(unsigned self) {
 
 int Worker::barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file) {
   CudaThread& t = current();
+  arrive_at_barrier(0, predicate, line, file);
+  wait_here(t.linear);
+  t.state = CudaThread::State::ready;
+  return barrier_result(reduce);
+}
+
+void Worker::arrive_at_barrier(unsigned site, int predicate, unsigned line, const char* file) {
+  CudaThread& t = current();
   t.state = CudaThread::State::at_barrier;
   t.wait_line = line;
   t.wait_file = file;
   t.predicate = predicate;
   ++barrier_waits_;
-  wait_here(t.linear);
-  t.state = CudaThread::State::ready;
+  if (loops_) resume_[t.linear] = site;
+}
+
+int Worker::barrier_result(cuda_cpu::BarrierReduce reduce) const {
   switch (reduce) {
     case cuda_cpu::BarrierReduce::count: return predicates_true_;
     case cuda_cpu::BarrierReduce::all: return predicates_true_ == predicates_seen_ ? 1 : 0;
@@ -417,8 +468,13 @@ void Worker::begin_block(std::uint64_t block) {
   sync_.reset(n_);
   checks_.new_block();
   queue_.resize(n_);
-  for (unsigned i = 0; i < n_; ++i) queue_[i] = i, fiber_of_[i] = i;
-  std::fill(started_.begin(), started_.end(), 0);
+  for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
+  if (loops_) {
+    std::fill(resume_.begin(), resume_.end(), 0u);
+  } else {
+    for (unsigned i = 0; i < n_; ++i) fiber_of_[i] = i;
+    std::fill(started_.begin(), started_.end(), 0);
+  }
   pos_ = 0;
   phase_ = 0;
 }
@@ -437,7 +493,10 @@ Worker::Turn Worker::run_turn(bool last, bool& ran) {
     if (!queue_.empty()) {
       ran = true;
       order_queue(queue_, phase_++);
-      switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
+      if (loops_)
+        run_as_loops();
+      else
+        switch_to(n_, queue_[pos_++]);  // returns when every thread in the queue has stopped
       queue_.clear();
       pos_ = 0;
       continue;
@@ -560,6 +619,12 @@ void Worker::stop_waiting_threads() {
         t.state == CudaThread::State::converging || t.state == CudaThread::State::blocked)
       waiting.push_back(t.linear);
   if (waiting.empty()) return;
+  if (loops_) {
+    // A thread run as loops waits in no call: there is nothing to unwind (the pass keeps to
+    // kernels whose barriers need no clean-up on an exception, as a fiber's unwinding would do).
+    for (unsigned i : waiting) threads_[i].state = CudaThread::State::aborted;
+    return;
+  }
   stopping_ = true;
   queue_ = std::move(waiting);
   pos_ = 0;

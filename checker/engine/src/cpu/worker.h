@@ -14,6 +14,7 @@
 
 #include "access_checks.h"
 #include "async_profile.h"
+#include "block_loops.h"
 #include "tensor_edges.h"
 #include "cuda_thread.h"
 #include "cuda_cpu/runtime_hooks.h"
@@ -76,6 +77,12 @@ class Worker {
 
   // Called on a CUDA thread's fiber.
   int barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line, const char* file);
+  // The two halves of a barrier, which a kernel run as loops calls apart (block_loops.h): the
+  // running thread arrives (`site`: where it resumes), and, once resumed, reads the reduction.
+  void arrive_at_barrier(unsigned site, int predicate, unsigned line, const char* file);
+  int barrier_result(cuda_cpu::BarrierReduce reduce) const;
+  // Whether this launch's kernel runs as loops (else on fibers).
+  bool runs_as_loops() const { return loops_ != nullptr; }
   // `name`: for WarpOp::ptx, the instruction (lanes meet only at the same one), kept in the
   // launch report's text pool so that findings can name it.
   void warp_collective(cuda_cpu::WarpOp op, unsigned mask, void* lane_data, cuda_cpu::WarpComplete complete,
@@ -124,6 +131,9 @@ class Worker {
 
  private:
   void make_fibers();
+  void make_frames();
+  // Runs the queue's threads, each from where it stopped to its next barrier or its end.
+  void run_as_loops();
   boost::context::fiber thread_main(unsigned fiber, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
   bool end_of_phase();           // false when the block is over
@@ -172,6 +182,12 @@ class Worker {
   unsigned rank_ = 0;
   bool outside_change_ = false;
   int predicates_true_ = 0, predicates_seen_ = 0;  // at the last barrier, for count/and/or
+
+  // Block loops: the kernel's loop invoker; each thread's frame and where it resumes.
+  const LoopInvoker* loops_ = nullptr;
+  char* frames_ = nullptr;
+  std::size_t frame_stride_ = 0;
+  std::vector<unsigned> resume_;
 
   char* stacks_ = nullptr;
   std::size_t guard_bytes_ = 0;  // one page below each stack

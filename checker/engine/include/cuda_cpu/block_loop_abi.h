@@ -1,0 +1,24 @@
+// The calls and per-OS-thread variables of the block-loop ABI (block_loop_names.h says what
+// they are for), as the engine defines them.
+#pragma once
+
+#include "cuda_cpu/block_loop_names.h"
+#include <cstddef>
+
+extern "C" {
+// This OS thread's running CUDA thread: its frame, and the barrier it resumes after (0: it
+// starts at the kernel's beginning; k: after the k-th barrier of the kernel's code).
+extern __thread char* CUDA_CPU_LOOP_FRAME;
+extern __thread unsigned CUDA_CPU_LOOP_RESUME;
+// In place of __syncthreads() and its reductions: the thread arrives at barrier `site` and
+// returns to the engine, which resumes it there once the barrier opens.
+// `reduce` is a cuda_cpu::BarrierReduce, widened (a narrow argument's upper bits are the
+// caller's to set, and the pass's calls are not clang's).
+void CUDA_CPU_LOOP_ARRIVE(unsigned site, unsigned reduce, int predicate, unsigned line, const char* file);
+// After the barrier: what __syncthreads_count/and/or return.
+int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce);
+// Made at program start for each kernel the pass compiled as loops: its invoker for fibers,
+// the one for loops, the bytes of a thread's frame and the barriers in its code.
+void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), void (*loops)(void* const*), std::size_t frame_bytes,
+                            unsigned barriers);
+}

@@ -1,0 +1,129 @@
+// The block-loop pass: a plugin for the clang that compiles kernels for the CPU backend
+// (clang -fpass-plugin=..., KernelTargets.cmake). For each kernel invoker that the engine's
+// headers mark (engine/kernel_image.h) and that qualifies (eligibility.h), it adds a second
+// invoker that runs one CUDA thread from barrier to barrier (transform.h), and registers the
+// pair at program start (block_loop_abi.h). The first stays as it was: the engine runs a kernel
+// on fibers when it has no loop invoker, or when told to (CUDA_CPU_EXECUTION_MODEL=fibers),
+// and the two give the same findings by construction, which tests compare.
+//
+// It runs at the end of the optimisation pipeline, before AddressSanitizer's instrumentation:
+// the kernel's own loads and stores are instrumented as in the fiber build; the pass's frame
+// bookkeeping carries "nosanitize" and is not.
+//
+// CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
+// those that stay on fibers, why.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cuda_cpu/block_loop_names.h"
+#include "eligibility.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "transform.h"
+
+namespace block_loops {
+namespace {
+
+using namespace llvm;
+
+// Functions carrying __attribute__((annotate(CUDA_CPU_LOOP_ENTRY_ANNOTATION))).
+std::vector<Function*> marked_invokers(Module& m) {
+  std::vector<Function*> found;
+  GlobalVariable* annotations = m.getNamedGlobal("llvm.global.annotations");
+  if (!annotations || !annotations->hasInitializer()) return found;
+  auto* entries = dyn_cast<ConstantArray>(annotations->getInitializer());
+  if (!entries) return found;
+  for (Value* entry : entries->operands()) {
+    auto* fields = dyn_cast<ConstantStruct>(entry);
+    if (!fields || fields->getNumOperands() < 2) continue;
+    auto* function = dyn_cast<Function>(fields->getOperand(0)->stripPointerCasts());
+    auto* text = dyn_cast<GlobalVariable>(fields->getOperand(1)->stripPointerCasts());
+    if (!function || function->isDeclaration() || !text || !text->hasInitializer()) continue;
+    auto* chars = dyn_cast<ConstantDataArray>(text->getInitializer());
+    if (chars && chars->isCString() && chars->getAsCString() == CUDA_CPU_LOOP_ENTRY_ANNOTATION)
+      found.push_back(function);
+  }
+  return found;
+}
+
+struct Made {
+  Function* fibers;
+  Function* loops;
+  LoopShape shape;
+};
+
+void register_at_start(Module& m, const std::vector<Made>& made) {
+  LLVMContext& context = m.getContext();
+  Type* bytes = PointerType::getUnqual(Type::getInt8Ty(context));
+  Type* size = m.getDataLayout().getIntPtrType(context);
+  FunctionCallee enrol =
+      m.getOrInsertFunction(CUDA_CPU_LOOP_NAME(CUDA_CPU_LOOP_REGISTER),
+                            FunctionType::get(Type::getVoidTy(context), {bytes, bytes, size, Type::getInt32Ty(context)}, false));
+  Function* at_start = Function::Create(FunctionType::get(Type::getVoidTy(context), false), GlobalValue::InternalLinkage,
+                                        "cuda_cpu.block_loop_registration", m);
+  IRBuilder<> b(BasicBlock::Create(context, "", at_start));
+  for (const Made& pair : made)
+    b.CreateCall(enrol, {b.CreatePointerCast(pair.fibers, bytes), b.CreatePointerCast(pair.loops, bytes),
+                         ConstantInt::get(size, pair.shape.frame_bytes), b.getInt32(pair.shape.barriers)});
+  b.CreateRetVoid();
+  appendToGlobalCtors(m, at_start, 65535);
+}
+
+struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    std::vector<Function*> invokers = marked_invokers(m);
+    if (invokers.empty()) return PreservedAnalyses::all();
+    const bool report = std::getenv("CUDA_CPU_LOOP_REPORT") != nullptr;
+    std::vector<Made> made;
+    for (Function* invoker : invokers) {
+      ValueToValueMapTy map;
+      Function* loops = CloneFunction(invoker, map);
+      loops->setName(invoker->getName() + ".block_loop");
+      loops->setLinkage(GlobalValue::InternalLinkage);
+      loops->setComdat(nullptr);
+      std::string why = inline_barriers(*loops);
+      if (why.empty()) why = why_not_loops(*loops);
+      if (!why.empty()) {
+        if (report) errs() << "block loops: " << invoker->getName() << ": fibers (" << why << ")\n";
+        loops->eraseFromParent();
+        continue;
+      }
+      LoopShape shape = make_resumable(*loops);
+      std::string problems;
+      raw_string_ostream out(problems);
+      if (verifyFunction(*loops, &out)) {
+        // A bug of this pass: the kernel still runs, on fibers, and the build says so.
+        errs() << "warning: block loops: " << invoker->getName() << " stays on fibers (internal error: " << out.str()
+               << ")\n";
+        loops->eraseFromParent();
+        continue;
+      }
+      if (report)
+        errs() << "block loops: " << invoker->getName() << ": loops (" << shape.barriers << " barriers, "
+               << shape.frame_bytes << "-byte frame)\n";
+      made.push_back({invoker, loops, shape});
+    }
+    if (made.empty()) return PreservedAnalyses::all();
+    register_at_start(m, made);
+    return PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+}  // namespace block_loops
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "block-loops", "1", [](llvm::PassBuilder& builder) {
+            builder.registerOptimizerLastEPCallback(
+                [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) { passes.addPass(block_loops::BlockLoopsPass()); });
+          }};
+}

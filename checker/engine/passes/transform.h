@@ -1,0 +1,23 @@
+// Turns a qualifying invoker (eligibility.h) into one that runs a CUDA thread from where it
+// stopped to its next barrier and returns, keeping what it needs across the barrier in its
+// frame (block_loop_abi.h). The regions between barriers are not reordered or duplicated: each
+// call runs exactly the instructions the fiber would have run up to its next switch.
+#pragma once
+
+#include <cstdint>
+
+namespace llvm {
+class Function;
+}
+
+namespace block_loops {
+
+struct LoopShape {
+  std::uint64_t frame_bytes = 0;  // one thread's frame
+  unsigned barriers = 0;          // __syncthreads() calls in the code
+};
+
+// `loops` is a copy of the invoker after inline_barriers, and qualifies (why_not_loops).
+LoopShape make_resumable(llvm::Function& loops);
+
+}  // namespace block_loops

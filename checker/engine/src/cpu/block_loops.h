@@ -1,0 +1,23 @@
+// The second execution model: a kernel that the block-loop pass compiled as loops
+// (checker/engine/passes) runs each CUDA thread from barrier to barrier as a call, where the
+// fiber model switches stacks (worker.h). The threads run in the same order and stop at the
+// same places, so the checks see the same accesses by the same threads.
+#pragma once
+
+#include <cstddef>
+
+#include "engine/kernel_image.h"
+
+namespace engine::cpu {
+
+struct LoopInvoker {
+  CpuInvoker run = nullptr;    // resumes the running thread (block_loop_abi.h)
+  std::size_t frame_bytes = 0;  // one thread's frame
+  unsigned barriers = 0;
+};
+
+// The loop invoker that the pass made for this kernel, or null: the kernel did not qualify, its
+// file was compiled without the pass, or PUZZLES_CPU_EXECUTION_MODEL=fibers asks for fibers.
+const LoopInvoker* loop_invoker_for(CpuInvoker fibers);
+
+}  // namespace engine::cpu
