@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The CPU backend's two execution models (docs/dev/engine.md, "Block loops"): kernels that the
+block-loop pass compiled as loops must print, for a student, exactly what they print on fibers.
+tests/models/CMakeLists.txt registers one CTest test per method:
+
+    MODEL_BUILD_DIR=build/cpu-only python3 tests/models/test_execution_models.py <method>
+
+Methods exit 77 with a "SKIPPED: ..." line where the build has no block-loop pass.
+"""
+import os
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+import compare_execution_models as models  # noqa: E402
+
+BUILD = Path(os.environ.get("MODEL_BUILD_DIR", ROOT / "build" / "cpu-only"))
+BIN = BUILD / "test-bin"
+CORPUS = ROOT / "tests" / "broken"
+# The puzzles whose kernels wait only at __syncthreads(), and those that wait at warp
+# collectives, tensor-core instructions, mbarriers or cluster barriers (fibers).
+AS_LOOPS = ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p04_tiled", "p05_single_block_aat",
+            "p06_register_tiling", "p07_bank_conflicts", "p08_async_copy", "p10_warp_tiling"]
+ON_FIBERS = ["p09_tensor_cores", "p11_mma_sync", "p12_tma_wgmma", "p13_warp_specialization"]
+
+
+def require_pass():
+    if not list((BUILD / "lib").glob("block_loop_pass.*")):
+        print("SKIPPED: this build has no block-loop pass (Debian package llvm-dev: the LLVM of the build's clang)")
+        sys.exit(77)
+
+
+class ExecutionModels(unittest.TestCase):
+    def test_the_puzzles_that_wait_only_at_barriers_run_as_loops(self):
+        require_pass()
+        for puzzle in AS_LOOPS:
+            self.assertTrue(models.has_loop_invoker(str(BIN / f"{puzzle}_solution")), puzzle)
+        for puzzle in ON_FIBERS:
+            self.assertFalse(models.has_loop_invoker(str(BIN / f"{puzzle}_solution")), puzzle)
+
+    def test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers(self):
+        """Every broken kernel with its corpus options, every stub and every solution, on their
+        quick cases (the worked example and the two smallest sizes; the solutions in every thread
+        order): the same status and output, byte for byte, on both models. Every size and every
+        order: the models-full test (-DPUZZLES_MODEL_TESTS=ON)."""
+        require_pass()
+        names = sorted(n for n in os.listdir(BIN) if models.has_loop_invoker(str(BIN / n)))
+        self.assertGreaterEqual(len(names), 2 * len(AS_LOOPS))
+        cores = sorted(os.sched_getaffinity(0))
+        differences = []
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(len(cores)) as pool:
+            jobs = {}
+            for i, name in enumerate(names):
+                arguments = models.corpus_arguments(str(CORPUS), name) + ["--quick"]
+                if name.endswith("_solution"):
+                    arguments.append("--all-orders")
+                jobs[name] = pool.submit(models.compare, str(BIN / name),
+                                         models.with_limit(arguments, ["--timeout=600"]), cores[i % len(cores)])
+            for name, job in jobs.items():
+                same, fibers, loops, _, _ = job.result()
+                # A verdict, not a refusal of the options: solutions pass, stubs fail; a broken
+                # kernel may pass the quick cases (some mistakes show only at larger sizes).
+                expected = {0} if name.endswith("_solution") else {1} if name.endswith("_stub") else {0, 1}
+                if fibers[0] not in expected:
+                    differences.append(f"{name}: exit {fibers[0]} on fibers, expected one of {sorted(expected)}")
+                if not same:
+                    differences.append(f"{name}: " + (f"exit {fibers[0]} on fibers, {loops[0]} as loops"
+                                                      if fibers[0] != loops[0]
+                                                      else models.first_difference(fibers[1], loops[1])))
+        self.assertEqual(differences, [], "\n".join(differences))
+
+    def test_a_model_the_engine_does_not_know_is_refused(self):
+        require_pass()
+        env = dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL="threads")
+        done = subprocess.run([str(BIN / "p04_tiled_solution"), "--backend=cpu", "--quick"], env=env,
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertIn('PUZZLES_CPU_EXECUTION_MODEL=threads: expected "loops" or "fibers"', done.stdout + done.stderr)
+
+
+if __name__ == "__main__":
+    sys.argv[1:] = [a if a.startswith("-") or "." in a else "ExecutionModels." + a for a in sys.argv[1:]]
+    unittest.main(verbosity=2)
