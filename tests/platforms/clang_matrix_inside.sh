@@ -27,7 +27,7 @@ for n in $majors; do
   log="$log_dir/clang-$n"
   mkdir -p "$log"
   start=$(date +%s)
-  if ! run_in_root "$course" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-$n" >"$log/install.log" 2>&1; then
+  if ! run_in_root "$course" "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-$n llvm-$n-dev" >"$log/install.log" 2>&1; then
     say "clang-$n: not installable here (see $log/install.log)"
     echo "{\"major\": $n, \"installed\": false}" >"$log/result.json"
     failed=1
@@ -36,6 +36,7 @@ for n in $majors; do
   build="build/clang-$n"
   # Configure and build what the two tests run: every stub, solution and broken kernel's checker.
   status=0
+  models_status=1
   run_in_root "$course" "cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-$n \
       -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests" >"$log/build.log" 2>&1 || status=$?
   if [ "$status" = 0 ]; then
@@ -43,8 +44,15 @@ for n in $majors; do
       >"$log/broken.xml" 2>"$log/broken.stderr" || true
     run_in_root "$course" "$build/tests/checker_tests -tc='cpu: every reference solution passes*' -r=xml" \
       >"$log/solutions.xml" 2>"$log/solutions.stderr" || true
+    # The block-loop pass, built against this clang's LLVM: which puzzles run as loops, and both
+    # execution models printing the same (tests/models).
+    models_status=0
+    run_in_root "$course" "MODEL_BUILD_DIR=$build python3 tests/models/test_execution_models.py \
+        ExecutionModels.test_the_puzzles_that_wait_only_at_barriers_run_as_loops \
+        ExecutionModels.test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers" \
+      >"$log/models.log" 2>&1 || models_status=$?
   fi
-  python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" \
+  python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \
     --version "$(run_in_root / "clang++-$n --version | head -1")" --seconds $(( $(date +%s) - start )) \
     --broken-dir "$root$course/tests/broken" --log "$log" >"$log/result.json" || failed=1
   python3 "$here/clang_matrix_summary.py" --line "$log/result.json" >&2
