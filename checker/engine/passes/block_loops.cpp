@@ -78,6 +78,28 @@ void register_at_start(Module& m, const std::vector<Made>& made) {
   appendToGlobalCtors(m, at_start, 65535);
 }
 
+// Before the optimisation pipeline: the kernel that each marked invoker calls (the function it
+// passes on, engine::invoke_with_args<Fn>) is kept out of the invoker. Inlined, the kernel's body
+// would be compiled twice for fibers (the kernel, whose address the engine keeps, and the
+// invoker) and a third time in the loop invoker; kept apart, the fiber invoker calls the kernel,
+// and the loop invoker inlines the optimised kernel.
+struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    bool changed = false;
+    for (Function* invoker : marked_invokers(m))
+      for (BasicBlock& block : *invoker)
+        for (Instruction& instruction : block)
+          if (auto* call = dyn_cast<CallBase>(&instruction))
+            for (Value* argument : call->args())
+              if (auto* kernel = dyn_cast<Function>(argument->stripPointerCasts()))
+                if (!kernel->isDeclaration() && !kernel->hasFnAttribute(Attribute::NoInline)) {
+                  kernel->addFnAttr(Attribute::NoInline);
+                  changed = true;
+                }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     std::vector<Function*> invokers = marked_invokers(m);
@@ -123,6 +145,8 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "block-loops", "1", [](llvm::PassBuilder& builder) {
+            builder.registerPipelineStartEPCallback(
+                [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) { passes.addPass(block_loops::KeepKernelsApart()); });
             builder.registerOptimizerLastEPCallback(
                 [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) { passes.addPass(block_loops::BlockLoopsPass()); });
           }};
