@@ -81,7 +81,9 @@ TOOLCHAIN = ["/usr", "/opt"]
 MERGED_USR = ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
 ETC = ["ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "passwd", "group", "nsswitch.conf",
        "localtime"]
-PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LANG")
+# The instructor's choices that reach a submission: the GPU to use, the language, and the CPU
+# backend's execution model (PUZZLES_CPU_EXECUTION_MODEL=fibers grades every kernel on fibers).
+PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "LANG", "PUZZLES_CPU_EXECUTION_MODEL")
 # Where the sandbox shows a submission's scratch folder: one path for every submission, as
 # each has a mount namespace of its own.
 SCRATCH_AT = Path("/submission")
