@@ -143,11 +143,12 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
 }  // namespace
 }  // namespace block_loops
 
+// The callbacks take whatever each LLVM passes them (LLVM 20 added the LTO phase to the last one).
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "block-loops", "1", [](llvm::PassBuilder& builder) {
             builder.registerPipelineStartEPCallback(
-                [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) { passes.addPass(block_loops::KeepKernelsApart()); });
+                [](llvm::ModulePassManager& passes, auto&&...) { passes.addPass(block_loops::KeepKernelsApart()); });
             builder.registerOptimizerLastEPCallback(
-                [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) { passes.addPass(block_loops::BlockLoopsPass()); });
+                [](llvm::ModulePassManager& passes, auto&&...) { passes.addPass(block_loops::BlockLoopsPass()); });
           }};
 }
