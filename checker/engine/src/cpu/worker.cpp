@@ -101,7 +101,11 @@ void Worker::make_frames() {
   frame_stride_ = (loops_->frame_bytes + CUDA_CPU_LOOP_FRAME_ALIGNMENT - 1) / CUDA_CPU_LOOP_FRAME_ALIGNMENT *
                   CUDA_CPU_LOOP_FRAME_ALIGNMENT;
   frames_ = static_cast<char*>(std::aligned_alloc(CUDA_CPU_LOOP_FRAME_ALIGNMENT, frame_stride_ * n_));
-  if (frames_ == nullptr) std::abort();
+  if (frames_ == nullptr) {
+    std::fprintf(stderr, "the CPU backend could not allocate %zu bytes for the frames of %u threads run as loops\n",
+                 frame_stride_ * n_, n_);
+    std::abort();
+  }
   resume_.assign(n_, 0);
 }
 
@@ -162,8 +166,7 @@ ctx::fiber Worker::thread_main(unsigned fiber, ctx::fiber&& from) {
   }
 }
 
-// Fibers hand control straight to the next thread of the phase, not back through the
-// scheduler: one switch per thread per barrier.
+// Block loops: each thread of the queue is called from where it stopped to its next barrier.
 void Worker::run_as_loops() {
   while (pos_ < queue_.size()) {
     unsigned slot = queue_[pos_++];
@@ -185,6 +188,8 @@ void Worker::run_as_loops() {
   become(n_);
 }
 
+// Fibers hand control straight to the next thread of the phase, not back through the
+// scheduler: one switch per thread per barrier.
 void Worker::switch_to(unsigned self, unsigned target) {
   // Only kernels on fibers wait anywhere but at a barrier (the pass keeps the others on fibers).
   if (loops_) {
