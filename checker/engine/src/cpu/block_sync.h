@@ -84,13 +84,17 @@ struct BlockSync {
   std::vector<WarpgroupMeeting> warpgroups;
   std::vector<WarpgroupAsync> warpgroup_async;
   // Per thread, per mbarrier number: the phases it has seen complete (try_wait returned true).
+  // Filled only by blocks that use mbarriers (observed_any), so only those clear it.
   std::vector<std::vector<std::uint32_t>> observed;
+  bool observed_any = false;
   // Per thread, per warpgroup: how many of that warpgroup's wgmma groups the thread knows
   // to be finished, through program order (its own warpgroup), a __syncthreads, or an
   // mbarrier phase that the finishing warpgroup arrived at afterwards. A tensor copy that a
   // thread issues into shared memory that a wgmma group it does not know finished may
   // still read is a race, however the threads happened to be scheduled.
-  std::vector<std::vector<std::uint32_t>> known_retired;
+  // One row of warpgroup_async.size() counts per thread, in one array: a block of 1024 threads
+  // resets it at every start, and most blocks never use it (no wgmma).
+  std::vector<std::uint32_t> known_retired;
   // Lands the tensor copies in flight that some blocked thread waits for, when nothing else
   // can run: a copy always lands in the end. Set by the first tensor copy of the block.
   void (*land_awaited_copies)() = nullptr;
@@ -100,12 +104,15 @@ struct BlockSync {
   // The warpgroup's finished groups as `thread` knows them.
   std::uint32_t retired_known_to(unsigned thread, unsigned warpgroup) const {
     if (thread / 128 == warpgroup) return warpgroup_async[warpgroup].retired;
-    return known_retired[thread][warpgroup];
+    return known_retired[thread * warpgroup_async.size() + warpgroup];
   }
+  // `thread`'s row of known_retired.
+  std::uint32_t* known_retired_by(unsigned thread) { return known_retired.data() + thread * warpgroup_async.size(); }
   // A __syncthreads opened: every thread knows everything finished before it.
   void barrier_opened() {
-    for (auto& known : known_retired)
-      for (std::size_t g = 0; g < known.size(); ++g) known[g] = warpgroup_async[g].retired;
+    const std::size_t groups = warpgroup_async.size();
+    for (std::size_t row = 0; row < known_retired.size(); row += groups)
+      for (std::size_t g = 0; g < groups; ++g) known_retired[row + g] = warpgroup_async[g].retired;
   }
 
   void reset(unsigned threads) {
@@ -116,8 +123,13 @@ struct BlockSync {
     unsigned groups = (threads + 127) / 128;
     warpgroups.assign(groups, WarpgroupMeeting{});
     warpgroup_async.assign(groups, WarpgroupAsync{});
-    observed.assign(threads, {});
-    known_retired.assign(threads, std::vector<std::uint32_t>(groups, 0));
+    if (observed.size() != threads) {
+      observed.assign(threads, {});
+    } else if (observed_any) {
+      for (auto& seen : observed) seen.clear();
+    }
+    observed_any = false;
+    known_retired.assign(std::size_t{threads} * groups, 0);
     bulk_committed.assign(threads, 0);
     bulk_retired.assign(threads, 0);
   }

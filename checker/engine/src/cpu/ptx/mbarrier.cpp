@@ -70,11 +70,13 @@ MBarrier& initialized(Lane& lane, std::uintptr_t host) {
 
 // The thread has seen the phases of `b` up to its latest completion.
 void observe(Lane& lane, const MBarrier& b) {
-  auto& seen = worker().sync().observed[lane.thread->linear];
+  BlockSync& sync = worker().sync();
+  auto& seen = sync.observed[lane.thread->linear];
   if (seen.size() <= b.index) seen.resize(b.index + 1, 0);
   if (seen[b.index] < b.completed) seen[b.index] = b.completed;
-  auto& known = worker().sync().known_retired[lane.thread->linear];
-  for (std::size_t g = 0; g < b.phase_retired.size() && g < known.size(); ++g)
+  sync.observed_any = true;
+  std::uint32_t* known = sync.known_retired_by(lane.thread->linear);
+  for (std::size_t g = 0; g < b.phase_retired.size() && g < sync.warpgroup_async.size(); ++g)
     known[g] = std::max(known[g], b.phase_retired[g]);
 }
 
