@@ -10,6 +10,7 @@ Methods exit 77 with a "SKIPPED: ..." line where the build has no block-loop pas
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -73,6 +74,37 @@ class ExecutionModels(unittest.TestCase):
                                                       if fibers[0] != loops[0]
                                                       else models.first_difference(fibers[1], loops[1])))
         self.assertEqual(differences, [], "\n".join(differences))
+
+    def test_a_whole_programs_kernels_run_as_loops_and_print_what_they_print_on_fibers(self):
+        """A program launches its kernels through their addresses (checker/nvcc, as a Makefile
+        builds it): two kernels of one type, a template taking a structure by value, a
+        cudaLaunchKernel, a forgotten barrier. Each gets a loop invoker of its own, and both
+        models print the same results and the same race."""
+        require_pass()
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / "program_launches"
+            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-O2", "-o", str(binary),
+                                    str(HERE / "program_launches.cu")],
+                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)), capture_output=True,
+                                   text=True, timeout=600)
+            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            symbols = subprocess.run(["nm", str(binary)], capture_output=True, text=True).stdout
+            for kernel in ["block_sum", "block_max", "reverse_window", "rotate_without_barrier"]:
+                self.assertRegex(symbols, rf"\.block_loop\.\S*{kernel}", kernel)
+            core = sorted(os.sched_getaffinity(0))[0]
+            printed = {}
+            for model in ["fibers", "loops"]:
+                done = subprocess.run([str(binary)], env=dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model),
+                                      capture_output=True, text=True, timeout=600,
+                                      preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+                printed[model] = (done.returncode, done.stdout + done.stderr)
+        self.assertEqual(printed["fibers"], printed["loops"])
+        status, output = printed["loops"]
+        self.assertEqual(status, 1, output)  # the race
+        self.assertIn("block 2: sum 3289, max 100", output)
+        self.assertIn("0 wrong", output)
+        self.assertIn("Shared-memory race: in block (0,0), staged[1] was read by thread (0,0) at line 62 of "
+                      "program_launches.cu and written by thread (1,0) at line 61", output)
 
     def test_a_model_the_engine_does_not_know_is_refused(self):
         require_pass()

@@ -1,8 +1,8 @@
 // The block-loop pass: a plugin for the clang that compiles kernels for the CPU backend
 // (clang -fpass-plugin=..., KernelTargets.cmake). For each kernel invoker that the engine's
-// headers mark (engine/kernel_image.h) and that qualifies (eligibility.h), it adds a second
-// invoker that runs one CUDA thread from barrier to barrier (transform.h), and registers the
-// pair at program start (block_loop_abi.h). The first stays as it was: the engine runs a kernel
+// headers mark (engine/kernel_image.h; for whole programs, runtime_api.h and dispatch.h) and
+// that qualifies (eligibility.h), it adds a second invoker that runs one CUDA thread from
+// barrier to barrier (transform.h), and registers the pair at program start (block_loop_abi.h). The first stays as it was: the engine runs a kernel
 // on fibers when it has no loop invoker, or when told to (CUDA_CPU_EXECUTION_MODEL=fibers),
 // and the two give the same findings by construction, which tests compare.
 //
@@ -13,10 +13,12 @@
 // CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
 // those that stay on fibers, why.
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cuda_cpu/block_loop_names.h"
+#include "dispatch.h"
 #include "eligibility.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -35,8 +37,8 @@ namespace {
 
 using namespace llvm;
 
-// Functions carrying __attribute__((annotate(CUDA_CPU_LOOP_ENTRY_ANNOTATION))).
-std::vector<Function*> marked_invokers(Module& m) {
+// Functions carrying __attribute__((annotate(annotation))).
+std::vector<Function*> marked_invokers(Module& m, StringRef annotation) {
   std::vector<Function*> found;
   GlobalVariable* annotations = m.getNamedGlobal("llvm.global.annotations");
   if (!annotations || !annotations->hasInitializer()) return found;
@@ -49,33 +51,68 @@ std::vector<Function*> marked_invokers(Module& m) {
     auto* text = dyn_cast<GlobalVariable>(fields->getOperand(1)->stripPointerCasts());
     if (!function || function->isDeclaration() || !text || !text->hasInitializer()) continue;
     auto* chars = dyn_cast<ConstantDataArray>(text->getInitializer());
-    if (chars && chars->isCString() && chars->getAsCString() == CUDA_CPU_LOOP_ENTRY_ANNOTATION)
-      found.push_back(function);
+    if (chars && chars->isCString() && chars->getAsCString() == annotation) found.push_back(function);
   }
   return found;
 }
 
 struct Made {
   Function* fibers;
+  Function* kernel;  // where `fibers` calls whichever kernel a launch names; else null
   Function* loops;
   LoopShape shape;
 };
 
 void register_at_start(Module& m, const std::vector<Made>& made) {
   LLVMContext& context = m.getContext();
-  Type* bytes = PointerType::getUnqual(Type::getInt8Ty(context));
+  auto* bytes = PointerType::getUnqual(Type::getInt8Ty(context));
   Type* size = m.getDataLayout().getIntPtrType(context);
-  FunctionCallee enrol =
-      m.getOrInsertFunction(CUDA_CPU_LOOP_NAME(CUDA_CPU_LOOP_REGISTER),
-                            FunctionType::get(Type::getVoidTy(context), {bytes, bytes, size, Type::getInt32Ty(context)}, false));
+  FunctionCallee enrol = m.getOrInsertFunction(
+      CUDA_CPU_LOOP_NAME(CUDA_CPU_LOOP_REGISTER),
+      FunctionType::get(Type::getVoidTy(context), {bytes, bytes, bytes, size, Type::getInt32Ty(context)}, false));
   Function* at_start = Function::Create(FunctionType::get(Type::getVoidTy(context), false), GlobalValue::InternalLinkage,
                                         "cuda_cpu.block_loop_registration", m);
   IRBuilder<> b(BasicBlock::Create(context, "", at_start));
-  for (const Made& pair : made)
-    b.CreateCall(enrol, {b.CreatePointerCast(pair.fibers, bytes), b.CreatePointerCast(pair.loops, bytes),
+  for (const Made& pair : made) {
+    Value* kernel = pair.kernel ? b.CreatePointerCast(pair.kernel, bytes) : ConstantPointerNull::get(bytes);
+    b.CreateCall(enrol, {b.CreatePointerCast(pair.fibers, bytes), kernel, b.CreatePointerCast(pair.loops, bytes),
                          ConstantInt::get(size, pair.shape.frame_bytes), b.getInt32(pair.shape.barriers)});
+  }
   b.CreateRetVoid();
   appendToGlobalCtors(m, at_start, 65535);
+}
+
+// Turns `loops`, a copy of an invoker, into a loop invoker; or, where the kernel does not
+// qualify, erases it and returns false. `what` names the kernel in the report.
+bool make_loop_invoker(Function& loops, const std::string& what, bool report, LoopShape& shape) {
+  std::string why = inline_barriers(loops);
+  if (why.empty()) why = why_not_loops(loops);
+  if (!why.empty()) {
+    if (report) errs() << "block loops: " << what << ": fibers (" << why << ")\n";
+    loops.eraseFromParent();
+    return false;
+  }
+  shape = make_resumable(loops);
+  std::string problems;
+  raw_string_ostream out(problems);
+  if (verifyFunction(loops, &out)) {
+    // A bug of this pass: the kernel still runs, on fibers, and the build says so.
+    errs() << "warning: block loops: " << what << " stays on fibers (internal error: " << out.str() << ")\n";
+    loops.eraseFromParent();
+    return false;
+  }
+  if (report)
+    errs() << "block loops: " << what << ": loops (" << shape.barriers << " barriers, " << shape.frame_bytes
+           << "-byte frame)\n";
+  return true;
+}
+
+Function* copy_of(Function& invoker, const Twine& name, ValueToValueMapTy& map) {
+  Function* copy = CloneFunction(&invoker, map);
+  copy->setName(name);
+  copy->setLinkage(GlobalValue::InternalLinkage);
+  copy->setComdat(nullptr);
+  return copy;
 }
 
 // Before the optimisation pipeline: the kernel that each marked invoker calls (the function it
@@ -86,7 +123,7 @@ void register_at_start(Module& m, const std::vector<Made>& made) {
 struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     bool changed = false;
-    for (Function* invoker : marked_invokers(m))
+    for (Function* invoker : marked_invokers(m, CUDA_CPU_LOOP_ENTRY_ANNOTATION))
       for (BasicBlock& block : *invoker)
         for (Instruction& instruction : block)
           if (auto* call = dyn_cast<CallBase>(&instruction))
@@ -102,37 +139,40 @@ struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
 
 struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    std::vector<Function*> invokers = marked_invokers(m);
-    if (invokers.empty()) return PreservedAnalyses::all();
+    std::vector<Function*> invokers = marked_invokers(m, CUDA_CPU_LOOP_ENTRY_ANNOTATION);
+    std::vector<Function*> dispatches = marked_invokers(m, CUDA_CPU_LOOP_DISPATCH_ANNOTATION);
+    if (invokers.empty() && dispatches.empty()) return PreservedAnalyses::all();
     const bool report = std::getenv("CUDA_CPU_LOOP_REPORT") != nullptr;
     std::vector<Made> made;
     for (Function* invoker : invokers) {
       ValueToValueMapTy map;
-      Function* loops = CloneFunction(invoker, map);
-      loops->setName(invoker->getName() + ".block_loop");
-      loops->setLinkage(GlobalValue::InternalLinkage);
-      loops->setComdat(nullptr);
-      std::string why = inline_barriers(*loops);
-      if (why.empty()) why = why_not_loops(*loops);
-      if (!why.empty()) {
-        if (report) errs() << "block loops: " << invoker->getName() << ": fibers (" << why << ")\n";
-        loops->eraseFromParent();
+      Function* loops = copy_of(*invoker, invoker->getName() + ".block_loop", map);
+      LoopShape shape;
+      if (make_loop_invoker(*loops, invoker->getName().str(), report, shape))
+        made.push_back({invoker, nullptr, loops, shape});
+    }
+    // Invokers are not kernels, though some have a kernel's type.
+    std::set<Function*> not_kernels(invokers.begin(), invokers.end());
+    not_kernels.insert(dispatches.begin(), dispatches.end());
+    for (Function* dispatch : dispatches) {
+      ValueToValueMapTy to_probe;
+      Function* probe = copy_of(*dispatch, dispatch->getName() + ".probe", to_probe);
+      CallBase* call = call_through_pointer(*probe);
+      if (!call) {
+        if (report) errs() << "block loops: " << dispatch->getName() << ": fibers (no one call through a pointer)\n";
+        probe->eraseFromParent();
         continue;
       }
-      LoopShape shape = make_resumable(*loops);
-      std::string problems;
-      raw_string_ostream out(problems);
-      if (verifyFunction(*loops, &out)) {
-        // A bug of this pass: the kernel still runs, on fibers, and the build says so.
-        errs() << "warning: block loops: " << invoker->getName() << " stays on fibers (internal error: " << out.str()
-               << ")\n";
-        loops->eraseFromParent();
-        continue;
+      for (Function* kernel : kernels_for(*call)) {
+        if (not_kernels.count(kernel)) continue;
+        ValueToValueMapTy map;
+        Function* loops = copy_of(*probe, dispatch->getName() + ".block_loop." + kernel->getName(), map);
+        cast<CallBase>(map[call])->setCalledFunction(kernel);
+        LoopShape shape;
+        if (make_loop_invoker(*loops, kernel->getName().str() + " (launched through its address)", report, shape))
+          made.push_back({dispatch, kernel, loops, shape});
       }
-      if (report)
-        errs() << "block loops: " << invoker->getName() << ": loops (" << shape.barriers << " barriers, "
-               << shape.frame_bytes << "-byte frame)\n";
-      made.push_back({invoker, loops, shape});
+      probe->eraseFromParent();
     }
     if (made.empty()) return PreservedAnalyses::all();
     register_at_start(m, made);

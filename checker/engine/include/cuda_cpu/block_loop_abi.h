@@ -18,7 +18,9 @@ void CUDA_CPU_LOOP_ARRIVE(unsigned site, unsigned reduce, int predicate, unsigne
 // After the barrier: what __syncthreads_count/and/or return.
 int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce);
 // Made at program start for each kernel the pass compiled as loops: its invoker for fibers,
-// the one for loops, the bytes of a thread's frame and the barriers in its code.
-void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), void (*loops)(void* const*), std::size_t frame_bytes,
-                            unsigned barriers);
+// the kernel's address where that invoker calls whichever kernel a launch names (null where
+// the invoker calls one kernel), the invoker for loops, the bytes of a thread's frame and the
+// barriers in its code.
+void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), const void* kernel, void (*loops)(void* const*),
+                            std::size_t frame_bytes, unsigned barriers);
 }

@@ -16,8 +16,21 @@
 #define CUDA_CPU_LOOP_REGISTER cuda_cpu_loop_register
 // The annotation that marks a kernel's invoker (engine/kernel_image.h) for the pass.
 #define CUDA_CPU_LOOP_ENTRY_ANNOTATION "cuda_cpu.block_loop_entry"
+// The one that marks an invoker of any kernel of one type, whose address ends the argument
+// array (cuda_cpu::invoke_through_pointer: whole programs' launches). The pass makes a loop
+// invoker for each kernel of that type the file defines, registered with the kernel's address.
+#define CUDA_CPU_LOOP_DISPATCH_ANNOTATION "cuda_cpu.block_loop_dispatch"
 #define CUDA_CPU_LOOP_STRING_(name) #name
 #define CUDA_CPU_LOOP_NAME(name) CUDA_CPU_LOOP_STRING_(name)
+
+// The marks themselves. Other compilers (nvcc, g++) have no use for them.
+#if defined(__clang__)
+#define CUDA_CPU_LOOP_ENTRY __attribute__((annotate(CUDA_CPU_LOOP_ENTRY_ANNOTATION)))
+#define CUDA_CPU_LOOP_DISPATCH __attribute__((annotate(CUDA_CPU_LOOP_DISPATCH_ANNOTATION)))
+#else
+#define CUDA_CPU_LOOP_ENTRY
+#define CUDA_CPU_LOOP_DISPATCH
+#endif
 
 // Frames are this aligned; a kernel whose locals ask for more stays on fibers.
 #define CUDA_CPU_LOOP_FRAME_ALIGNMENT 64

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cuda_cpu/block_loop_names.h"
 #include "cuda_cpu/driver_types.h"
 #include "cuda_cpu/kernel_parameters.h"
 #include "cuda_cpu/vector_types.h"
@@ -43,9 +44,10 @@ cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** a
 
 namespace cuda_cpu {
 // A kernel known by its address at run time: the argument array of its launch ends with the
-// kernel's address, after one pointer per parameter.
+// kernel's address, after one pointer per parameter. Marked for the block-loop pass, which
+// gives each kernel of this type that the file defines a loop invoker of its own.
 template <typename... P>
-void invoke_through_pointer(void* const* args) {
+CUDA_CPU_LOOP_DISPATCH void invoke_through_pointer(void* const* args) {
   call_kernel(reinterpret_cast<void (*)(P...)>(args[sizeof...(P)]), args);
 }
 // In a whole program, a kernel that no build exports is launched by cudaLaunchKernel(Ex) from

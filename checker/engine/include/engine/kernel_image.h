@@ -11,14 +11,6 @@
 #include "cuda_cpu/block_loop_names.h"
 #include "cuda_cpu/kernel_parameters.h"
 
-// Marks a kernel's invoker for the block-loop pass (checker/engine/passes), which gives a
-// kernel that qualifies a second invoker that runs its threads as loops between barriers.
-#if defined(__clang__)
-#define CUDA_CPU_LOOP_ENTRY __attribute__((annotate(CUDA_CPU_LOOP_ENTRY_ANNOTATION)))
-#else
-#define CUDA_CPU_LOOP_ENTRY
-#endif
-
 namespace engine {
 
 // Calls the kernel with arguments unpacked from an array of pointers, one per parameter,
@@ -41,6 +33,8 @@ struct KernelImage {
   std::size_t dynamic_shared_element = 4;     // the size of its elements
 };
 
+// Marked for the block-loop pass (checker/engine/passes), which gives a kernel that qualifies a
+// second invoker that runs its threads as loops between barriers.
 template <auto Fn>
 CUDA_CPU_LOOP_ENTRY void invoke_with_args(void* const* args) {
   cuda_cpu::call_kernel(Fn, args);

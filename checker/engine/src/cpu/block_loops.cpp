@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
+#include <utility>
 
 #include "cuda_cpu/block_loop_abi.h"
 #include "worker.h"
@@ -11,9 +13,18 @@
 namespace engine::cpu {
 namespace {
 
+// A kernel as its fiber invoker and, where that invoker calls whichever kernel a launch names
+// (a whole program's), the kernel's address; else null.
+using KernelKey = std::pair<CpuInvoker, const void*>;
+struct KernelKeyHash {
+  std::size_t operator()(const KernelKey& key) const {
+    return std::hash<const void*>()(reinterpret_cast<const void*>(key.first)) * 31 + std::hash<const void*>()(key.second);
+  }
+};
+
 // Filled by the kernels' constructors at program start; only read afterwards.
-std::unordered_map<CpuInvoker, LoopInvoker>& registry() {
-  static std::unordered_map<CpuInvoker, LoopInvoker> kernels;
+std::unordered_map<KernelKey, LoopInvoker, KernelKeyHash>& registry() {
+  static std::unordered_map<KernelKey, LoopInvoker, KernelKeyHash> kernels;
   return kernels;
 }
 
@@ -41,10 +52,13 @@ const bool loops_wanted = loops_allowed();
 
 }  // namespace
 
-const LoopInvoker* loop_invoker_for(CpuInvoker fibers) {
+const LoopInvoker* loop_invoker_for(CpuInvoker fibers, const void* kernel) {
   if (!loops_wanted) return nullptr;
-  auto found = registry().find(fibers);
-  return found == registry().end() ? nullptr : &found->second;
+  for (const KernelKey& key : {KernelKey{fibers, nullptr}, KernelKey{fibers, kernel}}) {
+    auto found = registry().find(key);
+    if (found != registry().end()) return &found->second;
+  }
+  return nullptr;
 }
 
 }  // namespace engine::cpu
@@ -62,9 +76,10 @@ int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce) {
   return engine::cpu::worker_here("__syncthreads()").barrier_result(static_cast<cuda_cpu::BarrierReduce>(reduce));
 }
 
-void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), void (*loops)(void* const*), std::size_t frame_bytes,
-                            unsigned barriers) {
-  engine::cpu::registry().emplace(fibers, engine::cpu::LoopInvoker{loops, frame_bytes, barriers});
+void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), const void* kernel, void (*loops)(void* const*),
+                            std::size_t frame_bytes, unsigned barriers) {
+  engine::cpu::registry().emplace(engine::cpu::KernelKey{fibers, kernel},
+                                  engine::cpu::LoopInvoker{loops, frame_bytes, barriers});
 }
 
 }  // extern "C"

@@ -16,8 +16,9 @@ struct LoopInvoker {
   unsigned barriers = 0;
 };
 
-// The loop invoker that the pass made for this kernel, or null: the kernel did not qualify, its
-// file was compiled without the pass, or PUZZLES_CPU_EXECUTION_MODEL=fibers asks for fibers.
-const LoopInvoker* loop_invoker_for(CpuInvoker fibers);
+// The loop invoker that the pass made for this kernel (its fiber invoker and its address), or
+// null: the kernel did not qualify, its file was compiled without the pass, or
+// PUZZLES_CPU_EXECUTION_MODEL=fibers asks for fibers.
+const LoopInvoker* loop_invoker_for(CpuInvoker fibers, const void* kernel);
 
 }  // namespace engine::cpu

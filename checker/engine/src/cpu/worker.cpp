@@ -80,7 +80,7 @@ Worker::Worker(const GridPlan& plan, unsigned index)
   } else {
     fast_path.profile = nullptr;
   }
-  loops_ = loop_invoker_for(plan.kernel->cpu_invoke);
+  loops_ = loop_invoker_for(plan.kernel->cpu_invoke, plan.kernel->address);
   if (loops_)
     make_frames();
   else
