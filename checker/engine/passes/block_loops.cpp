@@ -92,6 +92,7 @@ bool make_loop_invoker(Function& loops, const std::string& what, bool report, Lo
     loops.eraseFromParent();
     return false;
   }
+  quiet_argument_reads(loops);
   shape = make_resumable(loops);
   std::string problems;
   raw_string_ostream out(problems);

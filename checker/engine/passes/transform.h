@@ -20,4 +20,11 @@ struct LoopShape {
 // `loops` is a copy of the invoker after inline_barriers, and qualifies (why_not_loops).
 LoopShape make_resumable(llvm::Function& loops);
 
+// Marks the invoker's reads of its argument array (the array, and each argument's bytes, which
+// the engine holds and the kernel cannot reach) as the pass's own, so that the instrumentation
+// leaves them alone: a thread run as loops starts with them at every launch, and they are no
+// access of the kernel's. Values read from the arguments, and every access through them, stay
+// checked.
+void quiet_argument_reads(llvm::Function& loops);
+
 }  // namespace block_loops
