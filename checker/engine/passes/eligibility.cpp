@@ -38,7 +38,8 @@ bool never_switches(StringRef name) {
     if (starts_with(name, h)) return true;
   static const std::set<StringRef> c_library = {
       "memcpy", "memmove", "memset", "memcmp", "strlen", "printf", "vprintf", "puts", "putchar", "fputs", "fprintf",
-      "fflush", "snprintf", "sprintf", "abort", "exit", "__assert_fail", "clock_gettime", "clock",
+      "fflush", "snprintf", "sprintf", "abort", "exit", "__assert_fail", "clock_gettime", "clock", "fegetround",
+      "fesetround",
       "sqrt", "sqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "exp10", "exp10f",
       "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "hypot", "hypotf",
       "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2",
