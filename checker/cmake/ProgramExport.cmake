@@ -61,14 +61,16 @@ block(SCOPE_FOR VARIABLES)
                       "-I${PROJECT_SOURCE_DIR}/checker/lib/include")
   _json_words(prepare "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -O2
               ${cpu_flags} ${course_includes})
-  # Kernels that qualify run as loops between barriers (checker/engine/passes), as in the course.
+  _json_words(compile "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} ${cxx_flags} ${cpu_flags} ${course_includes} -c)
+  # Added to compile_cu where a file's kernels may run as loops between barriers
+  # (checker/engine/passes): not where nvcc's two passes are joined, whose host pass's copies of
+  # the kernels must not be the ones that run. Empty where this build has no pass.
   get_property(block_loop_pass GLOBAL PROPERTY PUZZLES_BLOCK_LOOP_PASS)
   set(pass_option "")
   if(block_loop_pass)
     set(pass_option "-fpass-plugin=${block_loop_pass}")
   endif()
-  _json_words(compile "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} ${cxx_flags} ${cpu_flags} ${pass_option}
-              ${course_includes} -c)
+  _json_words(block_loops ${pass_option})
   # Host code as nvcc gives it to the host compiler: no build type's flags (its assert()s stay).
   _json_words(host "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} ${course_includes} -c)
   if(PUZZLES_INSTRUMENTED)
@@ -85,6 +87,7 @@ block(SCOPE_FOR VARIABLES)
  \"prepare_cu\": ${prepare},
  \"rewrite_cu\": [\"$<TARGET_FILE:ptx_rewrite_host>\"],
  \"compile_cu\": ${compile},
+ \"block_loops\": ${block_loops},
  \"compile_host\": ${host},
  \"wrapper\": \"${PROJECT_SOURCE_DIR}/checker/cmake/program_cpu.cpp.in\",
  \"link_target\": \"program_link\"

@@ -106,6 +106,28 @@ class ExecutionModels(unittest.TestCase):
         self.assertIn("Shared-memory race: in block (0,0), staged[1] was read by thread (0,0) at line 62 of "
                       "program_launches.cu and written by thread (1,0) at line 61", output)
 
+    def test_a_program_whose_kernels_differ_between_nvccs_passes_runs_the_device_pass_on_both_models(self):
+        """A kernel with a barrier and code under #ifdef __CUDA_ARCH__: the host pass's copy,
+        made into loops, would run its own code (it once did: "arch -1")."""
+        require_pass()
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / "device_pass_barrier"
+            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-arch=sm_90", "-o", str(binary),
+                                    str(HERE / "device_pass_barrier.cu")],
+                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)), capture_output=True,
+                                   text=True, timeout=600)
+            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            for model in ["fibers", "loops"]:
+                done = subprocess.run([str(binary)], env=dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model),
+                                      capture_output=True, text=True, timeout=600)
+                self.assertEqual((done.returncode, done.stdout), (0, "arch 900\n"), model + ": " + done.stderr)
+        # checker/run builds it the same way (checker/program).
+        done = subprocess.run([str(ROOT / "checker" / "run"), str(HERE / "device_pass_barrier.cu")],
+                              env=dict(os.environ, PROGRAM_BUILD_DIR=str(BUILD), NO_COLOR="1"), capture_output=True,
+                              text=True, timeout=600)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("arch 900", done.stdout)
+
     def test_a_model_the_engine_does_not_know_is_refused(self):
         require_pass()
         env = dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL="threads")

@@ -112,13 +112,13 @@ class Driver:
         # where a static kernel's launches can be pointed at the device pass's (device_pass_merge.h).
         # Foreseen from the files the source includes by name; the compiler's list may add some.
         foreseen = bool(device_pass.tests_in(device_pass.quoted_includes(source, self.include_dirs())))
-        self.compile_pass(*host_pass, target, sections=foreseen)
+        self.compile_pass(*host_pass, target, sections=foreseen, loops=not foreseen)
         if deps and not self.inv.dry_run:
             self.write_deps(depfile, {str(wrapper): str(source)}, deps)
         own = [source] if self.inv.dry_run else self.own_files(source, depfile, wrapper)
         if device_pass.tests_in(own):
             if not foreseen:
-                self.compile_pass(*host_pass, target, sections=True)
+                self.compile_pass(*host_pass, target, sections=True, loops=False)
             self.add_device_pass(wrapper, work, output, arch)
         if not self.inv.dry_run and not self.keeps_intermediates():
             self.remove_intermediates(work)
@@ -126,9 +126,11 @@ class Driver:
     def include_dirs(self):
         return [self.cwd / d for d in (*self.inv.includes, *self.inv.system_includes)]
 
-    def compile_pass(self, wrapper, stem, output, preprocess_words, defines=(), sections=False):
+    def compile_pass(self, wrapper, stem, output, preprocess_words, defines=(), sections=False, loops=True):
         """One of nvcc's passes over the file: prepared as checker/run prepares a program's file
-        (ptx_rewrite), then compiled with the checks."""
+        (ptx_rewrite), then compiled with the checks; with `loops`, kernels that qualify run as
+        loops between barriers. Passes that are joined do without: the host pass's loop invokers
+        would run its own copies of the kernels, not the device pass's."""
         preprocessed, rewritten = stem.with_suffix(".ii"), Path(f"{stem}_ptx.cpp")
         self.run([*self.tc["prepare_cu"], *self.std(CU), *self.user_preprocessor(), *defines, *preprocess_words,
                   "-o", preprocessed, wrapper])
@@ -136,7 +138,8 @@ class Driver:
         # The program's own host-compiler options first: the course's flags (the checks) win.
         compile_cu = list(self.tc["compile_cu"])
         self.run([compile_cu[0], *self.inv.host_options, *compile_cu[1:], *self.std(CU), *self.user_preprocessor(),
-                  *defines, *(["-ffunction-sections"] if sections else []), "-o", output, rewritten])
+                  *defines, *(["-ffunction-sections"] if sections else []),
+                  *(self.tc.get("block_loops", []) if loops else []), "-o", output, rewritten])
 
     def add_device_pass(self, wrapper, work, output, arch):
         """Compiles the device pass for `arch` (900 for sm_90) and joins it to the host pass's
@@ -144,7 +147,7 @@ class Driver:
         host, device, facts = work / "host.o", work / "device.o", work / "device_pass.facts"
         if not self.inv.dry_run:
             os.replace(output, host)
-        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}"])
+        self.compile_pass(wrapper, work / "device", device, [], [f"-D__CUDA_ARCH__={arch}"], loops=False)
         # The work folder's name tells this file's static kernels from another file's.
         self.run([*self.tc["rewrite_cu"], "--device-pass", host, device, work.name, facts])
         compiler = self.tc["compile_cu"]

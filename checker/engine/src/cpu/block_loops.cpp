@@ -38,14 +38,6 @@ bool loops_allowed() {
   std::exit(2);
 }
 
-Worker& worker_here(const char* what) {
-  if (current_worker == nullptr || current_thread == nullptr) {
-    std::fprintf(stderr, "%s called outside a kernel\n", what);
-    std::abort();
-  }
-  return *current_worker;
-}
-
 // Read once, at program start: a value the engine does not know stops the program there, with
 // its message, before a launch's child process could take it for a crash.
 const bool loops_wanted = loops_allowed();

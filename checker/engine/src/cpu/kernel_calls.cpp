@@ -9,9 +9,7 @@
 #include "worker.h"
 
 namespace engine::cpu {
-namespace {
 
-// Kernel code only calls these from a CUDA thread; anything else is a bug in a test.
 Worker& worker_here(const char* what) {
   if (current_worker == nullptr || current_thread == nullptr) {
     std::fprintf(stderr, "%s called outside a kernel\n", what);
@@ -19,6 +17,8 @@ Worker& worker_here(const char* what) {
   }
   return *current_worker;
 }
+
+namespace {
 
 [[noreturn]] void stop_with_fault(FindingKind kind, unsigned line, const char* file, const char* what) {
   Worker& w = worker_here("__trap()");

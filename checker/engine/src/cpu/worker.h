@@ -231,4 +231,9 @@ class OutsideChange {
 // The CUDA thread running on this OS thread; null outside kernel code.
 extern __thread CudaThread* current_thread;
 
+// This OS thread's worker, for an entry point that kernel code calls (a barrier, a warp
+// collective, ...): called anywhere else it is a bug in a test, said with `what` and aborted
+// (kernel_calls.cpp).
+Worker& worker_here(const char* what);
+
 }  // namespace engine::cpu
