@@ -75,6 +75,15 @@ class ExecutionModels(unittest.TestCase):
                                                       else models.first_difference(fibers[1], loops[1])))
         self.assertEqual(differences, [], "\n".join(differences))
 
+    def build_program(self, folder, source, *options):
+        """A program of this folder built by checker/nvcc against the build, as a Makefile would."""
+        binary = Path(folder) / Path(source).stem
+        built = subprocess.run([str(ROOT / "checker" / "nvcc"), *options, "-o", str(binary), str(HERE / source)],
+                               env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)), capture_output=True, text=True,
+                               timeout=600)
+        self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+        return binary
+
     def test_a_whole_programs_kernels_run_as_loops_and_print_what_they_print_on_fibers(self):
         """A program launches its kernels through their addresses (checker/nvcc, as a Makefile
         builds it): two kernels of one type, a template taking a structure by value, a
@@ -82,12 +91,7 @@ class ExecutionModels(unittest.TestCase):
         models print the same results and the same race."""
         require_pass()
         with tempfile.TemporaryDirectory() as folder:
-            binary = Path(folder) / "program_launches"
-            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-O2", "-o", str(binary),
-                                    str(HERE / "program_launches.cu")],
-                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)), capture_output=True,
-                                   text=True, timeout=600)
-            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            binary = self.build_program(folder, "program_launches.cu", "-O2")
             symbols = subprocess.run(["nm", str(binary)], capture_output=True, text=True).stdout
             for kernel in ["block_sum", "block_max", "reverse_window", "rotate_without_barrier"]:
                 self.assertRegex(symbols, rf"\.block_loop\.\S*{kernel}", kernel)
@@ -111,12 +115,7 @@ class ExecutionModels(unittest.TestCase):
         made into loops, would run its own code (it once did: "arch -1")."""
         require_pass()
         with tempfile.TemporaryDirectory() as folder:
-            binary = Path(folder) / "device_pass_barrier"
-            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-arch=sm_90", "-o", str(binary),
-                                    str(HERE / "device_pass_barrier.cu")],
-                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)), capture_output=True,
-                                   text=True, timeout=600)
-            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            binary = self.build_program(folder, "device_pass_barrier.cu", "-arch=sm_90")
             for model in ["fibers", "loops"]:
                 done = subprocess.run([str(binary)], env=dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model),
                                       capture_output=True, text=True, timeout=600)
