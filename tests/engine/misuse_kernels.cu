@@ -112,6 +112,19 @@ __global__ void same_half_race(float* out) {
   out[threadIdx.x] = __half2float(halves[threadIdx.x / 2]);
 }
 
+// Every lane reads a word; after a __syncwarp() lane 0 rewrites it, and the other lanes read it
+// again with no __syncwarp() after that write: lane 0's write races with their second reads.
+// (The first reads leave the word "settled": the write must undo that.)
+__global__ void reread_after_lane_write(int* out) {
+  __shared__ int word;
+  if (threadIdx.x == 0) word = 7;
+  __syncthreads();
+  int before = word;
+  __syncwarp();
+  if (threadIdx.x == 0) word = before + 1;
+  out[threadIdx.x] = before + word;
+}
+
 // Every thread of every block reads a shared word that no thread wrote: one finding per thread,
 // made by every worker at once.
 __global__ void every_thread_reads_unwritten(float* out) {

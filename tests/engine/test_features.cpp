@@ -576,6 +576,24 @@ TEST_CASE("cpu: two threads writing the same half of a shared word race") {
   CHECK(f->other_is_write);
 }
 
+// A word that many threads read between two barriers is settled for the rest of that epoch
+// (the fast path then skips its shadow); a write into it must unsettle it, or the reads after
+// the write would race unseen. Lanes run in order, so lane 0 writes before lanes 1-31 reread.
+TEST_CASE("cpu: a write into a word many threads read is seen by the reads after it") {
+  auto be = cpu_backend();
+  DeviceArray<int> out(*be, 32, "out");
+  LaunchResult r = run_misuse<void(int*)>(*be, m::cpu_reread_after_lane_write, m::gpu_reread_after_lane_write,
+                                          LaunchConfig{1, 32}, out.get());
+  const engine::Finding* f = first_of(r, FindingKind::shared_race);
+  REQUIRE(f);
+  CHECK(f->buffer == "word");
+  CHECK(!f->is_write);
+  CHECK(f->other_is_write);
+  CHECK(f->where.thread.x != 0);
+  CHECK(f->other.thread.x == 0);
+  CHECK(f->at.line == 125);
+}
+
 // Where clang writes no TLS location for __shared__ variables (aarch64), the engine finds each
 // one by its mangled symbol (shared_layout.cpp). Where the debug information has the locations
 // (x86-64), both ways must agree: plain kernels, two variables in one kernel, and a template

@@ -46,6 +46,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
     writer_site_.assign(words);
     reader_site_.assign(words);
     written_.assign(words);
+    settled_.assign(words);
     in_flight_.assign(words);
     proxy_.assign(words);
   }
@@ -59,6 +60,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.writer_site = writer_site_.data();
   fast_path.reader_site = reader_site_.data();
   fast_path.written = written_.data();
+  fast_path.settled = settled_.data();
   fast_path.proxy = proxy_.data();
   fast_path.epoch = epoch_;
   fast_path.arena_base = arena_->base();
@@ -119,6 +121,7 @@ void AccessChecks::shared_access(std::uintptr_t a, unsigned size, bool write, Si
 
 void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {
   std::size_t first = (a - shared_lo_) >> 2, last = (a + size - 1 - shared_lo_) >> 2;
+  unsettle(first, last);
   if (!async_.empty())
     for (std::size_t i = first; i <= last; ++i) async_access(i, a, size, write, site, t);
   if (write)
@@ -509,6 +512,7 @@ void AccessChecks::tma_landed(std::uintptr_t a, unsigned size) {
     proxy_[i] = ProxyWrite{};  // the async proxy's own write
     shadow_[i] = Word{};  // no thread wrote it: the mbarrier orders it for those who wait
   }
+  unsettle(first, last);
 }
 
 void AccessChecks::written_from_other_cta(std::uintptr_t a, unsigned size) {
@@ -519,6 +523,7 @@ void AccessChecks::written_from_other_cta(std::uintptr_t a, unsigned size) {
     shadow_[i] = Word{};
     proxy_[i] = ProxyWrite{};  // another CTA's thread: its fences are not followed here
   }
+  unsettle(first, last);
 }
 
 void AccessChecks::wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgroup, std::uint32_t group, Site site) {

@@ -58,6 +58,7 @@ struct FastPath {
   MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
   void* proxy = nullptr;                        // AccessChecks' per-word last generic write (ProxyWrite)
   const std::uint32_t* proxy_fences = nullptr;  // the running thread's fence.proxy.async count
+  std::uint32_t* settled = nullptr;  // AccessChecks' per-word epoch whose reads change nothing
 };
 extern __thread FastPath fast_path;
 
@@ -247,6 +248,15 @@ class AccessChecks {
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
   ZeroedArray<std::uint8_t> written_;
+  // Per shared word: the epoch in which it was found fully written, written by no thread
+  // since the barrier, and read by two threads or more. Until the epoch ends, a whole-word
+  // read by any thread leaves every check as it is, so the fast path stops there without
+  // reading the word's shadow (most reads of a matmul's tiles). Whatever else touches the
+  // word's shadow (every access the full way, a landed copy) sets it back to 0.
+  ZeroedArray<std::uint32_t> settled_;
+  void unsettle(std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i <= last && i < settled_.size(); ++i) settled_[i] = 0;
+  }
   // Per shared word, once an asynchronous unit has touched shared memory in this block.
   struct AsyncTag {
     std::uint16_t tma_barrier = 0;   // the writing tensor copy's mbarrier number + 1; 0: none

@@ -49,6 +49,7 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
       if (a + Size - 1 - f.dynamic_tail_lo < f.dynamic_tail_span) return check(a, Size, Write, return_address, true);
       if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
+        if (!Write && f.settled[i] == f.epoch) return;  // see AccessChecks::settled_
         auto& w = static_cast<AccessChecks::Word*>(const_cast<void*>(f.shadow))[i];
         if (w.epoch != f.epoch) {
           w = AccessChecks::Word{};
@@ -61,12 +62,15 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
           if (w.writer == 0 && (f.written[i] & engine::cpu::kAllBytesWritten) != engine::cpu::kAllBytesWritten)
             return check(a, Size, Write, return_address, true);
           if (w.writer == 0 || w.writer == f.me) {
-            if (w.reader == f.me || w.many_readers) return;
-            if (w.reader == 0) {
-              w.reader = f.me, w.reader_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.reader_site[i] = site;
-            } else {
-              w.other_reader = f.me, w.many_readers = 1;
+            if (w.reader != f.me && !w.many_readers) {
+              if (w.reader == 0) {
+                w.reader = f.me, w.reader_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.reader_site[i] = site;
+              } else {
+                w.other_reader = f.me, w.many_readers = 1;
+              }
             }
+            // Fully written (checked above), no writer, two readers: settled for this epoch.
+            if (w.writer == 0 && w.many_readers) f.settled[i] = f.epoch;
             return;
           }
         } else if ((w.writer == 0 || w.writer == f.me) && (w.reader == 0 || w.reader == f.me) && !w.many_readers) {
