@@ -10,6 +10,9 @@
 // the kernel's own loads and stores are instrumented as in the fiber build; the pass's frame
 // bookkeeping carries "nosanitize" and is not.
 //
+// In every module it also leaves the reads of CUDA's built-in variables uninstrumented
+// (builtin_variables.h): they are the engine's, never device memory.
+//
 // CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
 // those that stay on fibers, why.
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "builtin_variables.h"
 #include "cuda_cpu/block_loop_names.h"
 #include "dispatch.h"
 #include "eligibility.h"
@@ -140,9 +144,12 @@ struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
 
 struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    // Every kernel's, whichever model it runs on, and wherever it is launched from.
+    const bool quieted = quiet_builtin_variable_reads(m);
     std::vector<Function*> invokers = marked_invokers(m, CUDA_CPU_LOOP_ENTRY_ANNOTATION);
     std::vector<Function*> dispatches = marked_invokers(m, CUDA_CPU_LOOP_DISPATCH_ANNOTATION);
-    if (invokers.empty() && dispatches.empty()) return PreservedAnalyses::all();
+    if (invokers.empty() && dispatches.empty())
+      return quieted ? PreservedAnalyses::none() : PreservedAnalyses::all();
     const bool report = std::getenv("CUDA_CPU_LOOP_REPORT") != nullptr;
     std::vector<Made> made;
     for (Function* invoker : invokers) {
@@ -175,7 +182,7 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
       }
       probe->eraseFromParent();
     }
-    if (made.empty()) return PreservedAnalyses::all();
+    if (made.empty()) return quieted ? PreservedAnalyses::none() : PreservedAnalyses::all();
     register_at_start(m, made);
     return PreservedAnalyses::none();
   }

@@ -1,0 +1,54 @@
+#include "builtin_variables.h"
+
+#include <vector>
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+namespace block_loops {
+
+using namespace llvm;
+
+namespace {
+
+// An address computed from another without leaving it: an offset, a cast, or (LLVM 16 and
+// later) the intrinsic through which a thread-local variable's address is taken.
+bool derives_address(const User* user) {
+  if (isa<GetElementPtrInst>(user) || isa<BitCastInst>(user) || isa<AddrSpaceCastInst>(user)) return true;
+  if (const auto* expression = dyn_cast<ConstantExpr>(user)) {
+    unsigned op = expression->getOpcode();
+    return op == Instruction::GetElementPtr || op == Instruction::BitCast || op == Instruction::AddrSpaceCast;
+  }
+  if (const auto* call = dyn_cast<CallInst>(user))
+    if (const Function* callee = call->getCalledFunction())
+      return callee->getName().substr(0, 24) == "llvm.threadlocal.address";
+  return false;
+}
+
+}  // namespace
+
+bool quiet_builtin_variable_reads(Module& m) {
+  std::vector<Value*> addresses;
+  for (const char* name : {"threadIdx", "blockIdx", "blockDim", "gridDim"}) {
+    GlobalVariable* variable = m.getNamedGlobal(name);
+    // The engine's own: declared here, thread-local, and of CUDA's uint3 (12 bytes).
+    if (variable && variable->isDeclaration() && variable->isThreadLocal()) addresses.push_back(variable);
+  }
+  if (addresses.empty()) return false;
+  std::vector<LoadInst*> reads;
+  for (std::size_t i = 0; i < addresses.size(); ++i)
+    for (User* user : addresses[i]->users()) {
+      if (auto* load = dyn_cast<LoadInst>(user)) {
+        if (load->getPointerOperand() == addresses[i] && !load->isVolatile()) reads.push_back(load);
+      } else if (derives_address(user)) {
+        addresses.push_back(user);
+      }
+    }
+  MDNode* mark = MDNode::get(m.getContext(), {});
+  for (LoadInst* read : reads) read->setMetadata("nosanitize", mark);
+  return !reads.empty();
+}
+
+}  // namespace block_loops

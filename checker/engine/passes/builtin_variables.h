@@ -1,0 +1,19 @@
+// CUDA's built-in variables (threadIdx, blockIdx, blockDim, gridDim) are the engine's
+// per-OS-thread slots on the CPU backend (cuda_cpu/runtime_hooks.h). Kernels read them at
+// every use, and the instrumentation made each read a call into the checks, which then found
+// an address outside device memory and returned: up to six calls per thread in a kernel that
+// indexes a 2-D grid, as many as its own loads and stores.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace block_loops {
+
+// Marks every load from those four variables "nosanitize", so that the instrumentation that
+// follows leaves it alone. Only loads: a copy out of them (a memcpy) may write device memory,
+// and stays checked. Returns whether it marked any.
+bool quiet_builtin_variable_reads(llvm::Module& m);
+
+}  // namespace block_loops
