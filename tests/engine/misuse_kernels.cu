@@ -113,8 +113,7 @@ __global__ void same_half_race(float* out) {
 }
 
 // Every lane reads a word; after a __syncwarp() lane 0 rewrites it, and the other lanes read it
-// again with no __syncwarp() after that write: lane 0's write races with their second reads.
-// (The first reads leave the word "settled": the write must undo that.)
+// again with no __syncwarp() between that write and their second reads: a race.
 __global__ void reread_after_lane_write(int* out) {
   __shared__ int word;
   if (threadIdx.x == 0) word = 7;
@@ -123,6 +122,31 @@ __global__ void reread_after_lane_write(int* out) {
   __syncwarp();
   if (threadIdx.x == 0) word = before + 1;
   out[threadIdx.x] = before + word;
+}
+
+// Two warps read a word; after a __syncwarp() of its own warp, thread 0 rewrites it. The
+// __syncwarp() orders the write after warp 0's reads, not after warp 1's: a race with those.
+__global__ void write_after_other_warps_read(int* out) {
+  __shared__ int shared_flag;
+  if (threadIdx.x == 0) shared_flag = 7;
+  __syncthreads();
+  int before = shared_flag;
+  __syncwarp();
+  if (threadIdx.x == 0) shared_flag = before + 1;
+  out[threadIdx.x] = before;
+}
+
+// Every lane reads a word, and after a __syncwarp() reads it again; lane 30 then rewrites it
+// with no __syncwarp() after the other lanes' second reads: a race with those.
+__global__ void write_after_rereads(int* out) {
+  __shared__ int shared_flag;
+  if (threadIdx.x == 0) shared_flag = 7;
+  __syncthreads();
+  int before = shared_flag;
+  __syncwarp();
+  int again = shared_flag;
+  if (threadIdx.x == 30) shared_flag = before + again;
+  out[threadIdx.x] = before + again;
 }
 
 // Every thread of every block reads a shared word that no thread wrote: one finding per thread,

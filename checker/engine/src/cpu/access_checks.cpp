@@ -131,7 +131,7 @@ void AccessChecks::check_range(std::uintptr_t a, unsigned size, bool write, Site
     std::uintptr_t word = shared_lo_ + 4 * i;
     std::uintptr_t from = a > word ? a : word, to = a + size < word + 4 ? a + size : word + 4;
     unsigned mask = ((1u << (to - from)) - 1u) << (from - word);
-    if (mask == 0xFu && !(shadow_[i].epoch == epoch_ && shadow_[i].by_bytes))
+    if (mask == 0xFu && !(shadow_[i].epoch == epoch_ && shadow_[i].readers.word_by_bytes))
       check_word(i, a, size, write, site, t);
     else
       check_bytes(i, mask, a, size, write, site, t);
@@ -152,13 +152,14 @@ void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, u
     w = Word{};
     w.epoch = epoch_;
   }
-  if (!w.by_bytes) {
+  if (!w.readers.word_by_bytes) {
     // What the word saw as a whole so far now holds for each of its bytes.
-    w.by_bytes = 1;
+    w.readers.word_by_bytes = 1;
+    SharedReaders readers = w.readers;
+    readers.word_reported = readers.word_by_bytes = 0;
     for (int k = 0; k < 4; ++k) {
       b.writer[k] = w.writer, b.writer_sync[k] = w.writer_sync, b.writer_site[k] = writer_site_[i];
-      b.reader[k] = w.reader, b.reader_sync[k] = w.reader_sync, b.reader_site[k] = reader_site_[i];
-      b.other_reader[k] = w.many_readers ? w.other_reader : 0;
+      b.readers[k] = readers, b.reader_site[k] = reader_site_[i];
     }
   }
   auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
@@ -167,21 +168,20 @@ void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, u
   for (int k = 0; k < 4; ++k) {
     if (!((mask >> k) & 1u)) continue;
     std::uintptr_t byte_address = shared_lo_ + 4 * i + static_cast<unsigned>(k);
-    if (!w.reported && b.writer[k] != 0 && b.writer[k] != me && !ordered(b.writer[k], b.writer_sync[k], t)) {
-      w.reported = 1;
+    if (!w.readers.word_reported && b.writer[k] != 0 && b.writer[k] != me && !ordered(b.writer[k], b.writer_sync[k], t)) {
+      w.readers.word_reported = 1;
       report_race(byte_address, size, write, site, t, b.writer[k], true, b.writer_site[k]);
     }
     if (write) {
-      std::uint16_t other = b.reader[k] != 0 && b.reader[k] != me ? b.reader[k] : b.other_reader[k];
-      if (!w.reported && other != 0 && other != me && !ordered(other, b.reader_sync[k], t)) {
-        w.reported = 1;
+      std::uint16_t other = b.readers[k].unordered_with(me, sync);
+      if (!w.readers.word_reported && other != 0) {
+        w.readers.word_reported = 1;
         report_race(byte_address, size, true, site, t, other, false, b.reader_site[k]);
       }
       b.writer[k] = me, b.writer_sync[k] = sync, b.writer_site[k] = site;
-    } else if (b.reader[k] == 0) {
-      b.reader[k] = me, b.reader_sync[k] = sync, b.reader_site[k] = site;
-    } else if (b.reader[k] != me) {
-      b.other_reader[k] = me;
+    } else {
+      if (b.readers[k].first == 0) b.reader_site[k] = site;
+      b.readers[k].note(me, sync);
     }
   }
 }
@@ -201,36 +201,28 @@ void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bo
     w = Word{};
     w.epoch = epoch_;
   }
+  auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
   if (!write) {
     if ((written_[i] & kAllBytesWritten) != kAllBytesWritten) report_unwritten(i, a, size, site, t);
-    // The common case: nobody else wrote the word, and this thread's read is recorded.
-    if ((w.writer == 0 || w.writer == me) && (w.reader == me || w.many_readers)) return;
-    if (w.writer != 0 && w.writer != me && !w.reported && !ordered(w.writer, w.writer_sync, t)) {
-      w.reported = 1;  // one finding per word between two barriers
+    if (w.writer != 0 && w.writer != me && !w.readers.word_reported && !ordered(w.writer, w.writer_sync, t)) {
+      w.readers.word_reported = 1;  // one finding per word between two barriers
       report_race(a, size, false, site, t, w.writer, true, writer_site_[i]);
     }
-    auto sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
-    if (w.reader == 0) {
-      w.reader = me, w.reader_sync = sync, reader_site_[i] = site;
-    } else if (w.reader != me) {
-      w.other_reader = me, w.many_readers = 1;
-    }
+    if (w.readers.first == 0) reader_site_[i] = site;
+    w.readers.note(me, sync);
     return;
   }
-  if (!w.reported) {
+  if (!w.readers.word_reported) {
     if (w.writer != 0 && w.writer != me && !ordered(w.writer, w.writer_sync, t)) {
-      w.reported = 1;
+      w.readers.word_reported = 1;
       report_race(a, size, true, site, t, w.writer, true, writer_site_[i]);
-    } else {
-      std::uint16_t other = w.reader != 0 && w.reader != me ? w.reader : (w.many_readers ? w.other_reader : 0);
-      if (other != 0 && other != me && !ordered(other, w.reader_sync, t)) {
-        w.reported = 1;
-        report_race(a, size, true, site, t, other, false, reader_site_[i]);
-      }
+    } else if (std::uint16_t other = w.readers.unordered_with(me, sync)) {
+      w.readers.word_reported = 1;
+      report_race(a, size, true, site, t, other, false, reader_site_[i]);
     }
   }
   w.writer = me;
-  w.writer_sync = static_cast<std::uint16_t>(worker_->warp_syncs(t.warp));
+  w.writer_sync = sync;
   writer_site_[i] = site;
   written_[i] |= kAllBytesWritten;
 }

@@ -13,6 +13,7 @@
 #include "device_arena.h"
 #include "grid_plan.h"
 #include "memory_profile.h"
+#include "shared_readers.h"
 #include "zeroed_array.h"
 
 namespace engine::cpu {
@@ -58,9 +59,16 @@ struct FastPath {
   MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
   void* proxy = nullptr;                        // AccessChecks' per-word last generic write (ProxyWrite)
   const std::uint32_t* proxy_fences = nullptr;  // the running thread's fence.proxy.async count
-  std::uint32_t* settled = nullptr;  // AccessChecks' per-word epoch whose reads change nothing
+  std::uint64_t* settled = nullptr;  // AccessChecks' per-word settled_tag: reads that change nothing
 };
 extern __thread FastPath fast_path;
+
+// AccessChecks::settled_'s entries: the epoch, and which readers (a warp's tag, or any reader).
+inline constexpr std::uint32_t kAnyReader = 0xFFFFFFFFu;
+inline std::uint32_t warp_tag(unsigned warp, std::uint16_t syncwarp_count) { return warp << 16 | syncwarp_count; }
+inline std::uint64_t settled_tag(std::uint32_t epoch, std::uint32_t readers) {
+  return static_cast<std::uint64_t>(epoch) << 32 | readers;
+}
 
 class AccessChecks {
  public:
@@ -170,14 +178,12 @@ class AccessChecks {
  // What one 4-byte shared word saw since the last barrier (public for the fast path).
   struct Word {
     std::uint32_t epoch = 0;
-    std::uint16_t writer = 0, reader = 0, other_reader = 0;  // thread + 1; 0: none
-    std::uint16_t writer_sync = 0, reader_sync = 0;          // the warp's __syncwarp count then
-    // One byte of flags, so that a Word is 16 bytes: four to a cache line, none across two.
-    std::uint8_t many_readers : 1, reported : 1;
-    // Accesses narrower than the word (halves, bytes) were made to it since the barrier:
-    // its bytes are tracked one by one in ByteWord instead.
-    std::uint8_t by_bytes : 1;
-    Word() : many_readers(0), reported(0), by_bytes(0) {}
+    std::uint16_t writer = 0;       // thread + 1; 0: none
+    std::uint16_t writer_sync = 0;  // the writer's warp's __syncwarp count then
+    // Its readers, and its two flags: readers.word_reported (one race finding per word between
+    // two barriers) and readers.word_by_bytes (accesses narrower than the word, halves or
+    // bytes, were made to it since the barrier: its bytes are tracked one by one in ByteWord).
+    SharedReaders readers;
   };
   static_assert(sizeof(Word) == 16, "shadow words are read for every shared access: keep them to a quarter line");
   // The last generic-proxy write of a shared word (any thread's store, st.shared, stmatrix, a
@@ -200,8 +206,8 @@ class AccessChecks {
   // A word whose bytes are used separately (two threads writing the two halves of a word is
   // not a race): each byte's writer and readers, as Word keeps them for whole words.
   struct ByteWord {
-    std::uint16_t writer[4] = {}, reader[4] = {}, other_reader[4] = {};
-    std::uint16_t writer_sync[4] = {}, reader_sync[4] = {};
+    std::uint16_t writer[4] = {}, writer_sync[4] = {};
+    SharedReaders readers[4];
     Site writer_site[4] = {}, reader_site[4] = {};
   };
   struct InFlight {  // a word an asynchronous copy will write
@@ -248,12 +254,14 @@ class AccessChecks {
   // kernel, a copy it issued, or the engine for it); kUnwrittenReported once a read of
   // unwritten bytes was reported. A GPU leaves shared memory as the last block left it.
   ZeroedArray<std::uint8_t> written_;
-  // Per shared word: the epoch in which it was found fully written, written by no thread
-  // since the barrier, and read by two threads or more. Until the epoch ends, a whole-word
-  // read by any thread leaves every check as it is, so the fast path stops there without
-  // reading the word's shadow (most reads of a matmul's tiles). Whatever else touches the
-  // word's shadow (every access the full way, a landed copy) sets it back to 0.
-  ZeroedArray<std::uint32_t> settled_;
+  // Per shared word: whether whole-word reads of it leave every check as they are for the
+  // rest of the epoch, so that the fast path stops there without reading the word's shadow
+  // (most reads of a matmul's tiles). It is fully written, no thread wrote it since the
+  // barrier, and its readers are settled (SharedReaders): for every reader
+  // (settled_tag(epoch, kAnyReader)), or for a warp's readers while its __syncwarp count
+  // stays (settled_tag(epoch, warp_tag(warp, count))). Whatever else touches the word's shadow
+  // (a store, every access the full way, a landed copy) sets it back to 0.
+  ZeroedArray<std::uint64_t> settled_;
   void unsettle(std::size_t first, std::size_t last) {
     for (std::size_t i = first; i <= last && i < settled_.size(); ++i) settled_[i] = 0;
   }

@@ -49,33 +49,41 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
       if (a + Size - 1 - f.dynamic_tail_lo < f.dynamic_tail_span) return check(a, Size, Write, return_address, true);
       if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
-        if (!Write && f.settled[i] == f.epoch) return;  // see AccessChecks::settled_
+        const unsigned warp = (f.me - 1u) / engine::cpu::kWarpSize;
+        const auto sync = static_cast<std::uint16_t>(*f.warp_syncs);
+        if (!Write) {  // see AccessChecks::settled_
+          const std::uint64_t settled = f.settled[i];
+          if (settled == engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader) ||
+              settled == engine::cpu::settled_tag(f.epoch, engine::cpu::warp_tag(warp, sync)))
+            return;
+        }
         auto& w = static_cast<AccessChecks::Word*>(const_cast<void*>(f.shadow))[i];
         if (w.epoch != f.epoch) {
           w = AccessChecks::Word{};
           w.epoch = f.epoch;
         }
-        if (w.by_bytes) return check(a, Size, Write, return_address, true);
+        if (w.readers.word_by_bytes) return check(a, Size, Write, return_address, true);
         auto site = reinterpret_cast<std::uintptr_t>(return_address);
         if (!Write) {
           // Not written in this epoch, nor ever since the block started: the full check says so.
           if (w.writer == 0 && (f.written[i] & engine::cpu::kAllBytesWritten) != engine::cpu::kAllBytesWritten)
             return check(a, Size, Write, return_address, true);
           if (w.writer == 0 || w.writer == f.me) {
-            if (w.reader != f.me && !w.many_readers) {
-              if (w.reader == 0) {
-                w.reader = f.me, w.reader_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.reader_site[i] = site;
-              } else {
-                w.other_reader = f.me, w.many_readers = 1;
-              }
+            if (w.readers.first == 0) f.reader_site[i] = site;
+            w.readers.note(f.me, sync);
+            // Fully written (checked above) and no writer: settled, when its readers are.
+            if (w.writer == 0) {
+              if (w.readers.settled_for_all())
+                f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader);
+              else if (w.readers.settled_for_warp())  // then this thread is of that warp
+                f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::warp_tag(warp, sync));
             }
-            // Fully written (checked above), no writer, two readers: settled for this epoch.
-            if (w.writer == 0 && w.many_readers) f.settled[i] = f.epoch;
             return;
           }
-        } else if ((w.writer == 0 || w.writer == f.me) && (w.reader == 0 || w.reader == f.me) && !w.many_readers) {
-          w.writer = f.me, w.writer_sync = static_cast<std::uint16_t>(*f.warp_syncs), f.writer_site[i] = site;
+        } else if ((w.writer == 0 || w.writer == f.me) && w.readers.unordered_with(f.me, sync) == 0) {
+          w.writer = f.me, w.writer_sync = sync, f.writer_site[i] = site;
           f.written[i] |= engine::cpu::kAllBytesWritten;
+          f.settled[i] = 0;
           static_cast<AccessChecks::ProxyWrite*>(f.proxy)[i] = AccessChecks::ProxyWrite{*f.proxy_fences, f.me, 0, site};
           return;
         }
