@@ -48,30 +48,38 @@ def with_limit(arguments, patient):
     return arguments if any(a.startswith("--timeout") for a in arguments) else arguments + patient
 
 
-def run(binary, arguments, model, core):
+# What a run sets in the checker's environment, by name: the two models, and (both on the default
+# model) the inline checks the block-loop pass puts in kernels against the callbacks alone.
+FIBERS = {"PUZZLES_CPU_EXECUTION_MODEL": "fibers"}
+LOOPS = {"PUZZLES_CPU_EXECUTION_MODEL": "loops"}
+CALLBACKS_ONLY = {"PUZZLES_CPU_INLINE_CHECKS": "off"}
+INLINE_CHECKS = {"PUZZLES_CPU_INLINE_CHECKS": "on"}
+
+
+def run(binary, arguments, settings, core):
     """On one core: the engine then runs one worker, whose blocks go in order, so that two runs
     print their findings in the same order (with several workers, blocks race to report)."""
-    environment = dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model)
+    environment = dict(os.environ, **settings)
     done = subprocess.run([binary, "--backend=cpu", *arguments], capture_output=True, env=environment, timeout=900,
                           preexec_fn=lambda: os.sched_setaffinity(0, {core}))
     return done.returncode, done.stdout + done.stderr
 
 
-def compare(binary, arguments, core):
-    """(same?, fibers' (status, output), loops' (status, output), seconds on fibers, seconds as loops)."""
+def compare(binary, arguments, core, first=FIBERS, second=LOOPS):
+    """(same?, the first run's (status, output), the second's, seconds of the first, of the second)."""
     start = time.monotonic()
-    fibers = run(binary, arguments, "fibers", core)
+    one = run(binary, arguments, first, core)
     middle = time.monotonic()
-    loops = run(binary, arguments, "loops", core)
-    return fibers == loops, fibers, loops, middle - start, time.monotonic() - middle
+    two = run(binary, arguments, second, core)
+    return one == two, one, two, middle - start, time.monotonic() - middle
 
 
-def first_difference(a, b):
+def first_difference(a, b, names=("fibers", "loops")):
     lines_a, lines_b = a.decode(errors="replace").splitlines(), b.decode(errors="replace").splitlines()
     for number, (x, y) in enumerate(zip(lines_a, lines_b), 1):
         if x != y:
-            return f"line {number}: fibers {x!r}, loops {y!r}"
-    return f"fibers printed {len(lines_a)} lines, loops {len(lines_b)}"
+            return f"line {number}: {names[0]} {x!r}, {names[1]} {y!r}"
+    return f"{names[0]} printed {len(lines_a)} lines, {names[1]} {len(lines_b)}"
 
 
 def main():

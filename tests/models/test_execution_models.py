@@ -75,6 +75,39 @@ class ExecutionModels(unittest.TestCase):
                                                       else models.first_difference(fibers[1], loops[1])))
         self.assertEqual(differences, [], "\n".join(differences))
 
+    def test_every_checker_prints_the_same_with_its_checks_inline_as_with_the_callbacks_alone(self):
+        """The pass also puts the common cases of the access checks inline in kernels
+        (checker/engine/passes/inline_checks.h); with PUZZLES_CPU_INLINE_CHECKS=off they call the
+        engine for every access, as a build without the pass does. Every broken kernel with its
+        corpus options, every stub and every solution, on their quick cases, on either model:
+        the same status and output, byte for byte."""
+        require_pass()
+        names = sorted(n for n in os.listdir(BIN) if n.startswith("broken_") or n.endswith(("_solution", "_stub")))
+        self.assertGreaterEqual(len(names), 59 + 2 * (len(AS_LOOPS) + len(ON_FIBERS)))
+        cores = sorted(os.sched_getaffinity(0))
+        differences = []
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(len(cores)) as pool:
+            jobs = {name: pool.submit(models.compare, str(BIN / name),
+                                      models.with_limit(models.corpus_arguments(str(CORPUS), name) + ["--quick"],
+                                                        ["--timeout=600"]),
+                                      cores[i % len(cores)], models.CALLBACKS_ONLY, models.INLINE_CHECKS)
+                    for i, name in enumerate(names)}
+            for name, job in jobs.items():
+                same, callbacks, inline, _, _ = job.result()
+                if not same:
+                    differences.append(f"{name}: " + (f"exit {callbacks[0]} with callbacks only, {inline[0]} inline"
+                                                      if callbacks[0] != inline[0]
+                                                      else models.first_difference(callbacks[1], inline[1],
+                                                                                   ("callbacks only", "inline"))))
+        self.assertEqual(differences, [], "\n".join(differences))
+
+    def test_an_inline_checks_setting_the_engine_does_not_know_is_refused(self):
+        done = subprocess.run([str(BIN / "p01_naive_solution"), "--backend=cpu", "--quick"], capture_output=True,
+                              text=True, timeout=120, env=dict(os.environ, PUZZLES_CPU_INLINE_CHECKS="sometimes"))
+        self.assertEqual(done.returncode, 2, done.stdout + done.stderr)
+        self.assertIn('PUZZLES_CPU_INLINE_CHECKS=sometimes: expected "on" or "off"', done.stderr)
+
     def build_program(self, folder, source, *options):
         """A program of this folder built by checker/nvcc against the build, as a Makefile would."""
         binary = Path(folder) / Path(source).stem

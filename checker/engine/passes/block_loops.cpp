@@ -11,7 +11,9 @@
 // bookkeeping carries "nosanitize" and is not.
 //
 // In every module it also leaves the reads of CUDA's built-in variables uninstrumented
-// (builtin_variables.h): they are the engine's, never device memory.
+// (builtin_variables.h): they are the engine's, never device memory. And after the loop
+// invokers are made, it puts the common cases of the access checks inline in front of the
+// kernels' plain loads and stores (inline_checks.h), which the instrumentation then leaves alone.
 //
 // CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
 // those that stay on fibers, why.
@@ -24,6 +26,7 @@
 #include "cuda_cpu/block_loop_names.h"
 #include "dispatch.h"
 #include "eligibility.h"
+#include "inline_checks.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -188,6 +191,14 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   }
 };
 
+// After the loop invokers are made (they are instrumented as the kernels are): the common
+// cases of the access checks inline (inline_checks.h).
+struct InlineAccessChecks : PassInfoMixin<InlineAccessChecks> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    return inline_access_checks(m) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 }  // namespace
 }  // namespace block_loops
 
@@ -196,7 +207,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
   return {LLVM_PLUGIN_API_VERSION, "block-loops", "1", [](llvm::PassBuilder& builder) {
             builder.registerPipelineStartEPCallback(
                 [](llvm::ModulePassManager& passes, auto&&...) { passes.addPass(block_loops::KeepKernelsApart()); });
-            builder.registerOptimizerLastEPCallback(
-                [](llvm::ModulePassManager& passes, auto&&...) { passes.addPass(block_loops::BlockLoopsPass()); });
+            builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, auto&&...) {
+              passes.addPass(block_loops::BlockLoopsPass());
+              passes.addPass(block_loops::InlineAccessChecks());
+            });
           }};
 }

@@ -1,5 +1,7 @@
 #include "access_checks.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "symbol_table.h"
@@ -8,6 +10,24 @@
 namespace engine::cpu {
 
 __thread FastPath fast_path;
+
+namespace {
+
+// PUZZLES_CPU_INLINE_CHECKS: "off" has the checks that the block-loop pass put inline in kernels
+// (passes/inline_checks.h) call the callbacks for every access; "on" (or unset) lets them settle
+// the common cases. Tests set it to compare the two.
+bool inline_checks_allowed() {
+  const char* text = std::getenv("PUZZLES_CPU_INLINE_CHECKS");
+  if (text == nullptr || *text == '\0' || std::strcmp(text, "on") == 0) return true;
+  if (std::strcmp(text, "off") == 0) return false;
+  std::fprintf(stderr, "PUZZLES_CPU_INLINE_CHECKS=%s: expected \"on\" or \"off\"\n", text);
+  std::exit(2);
+}
+
+// Read once, at program start (as PUZZLES_CPU_EXECUTION_MODEL is, block_loops.cpp).
+const bool inline_checks_wanted = inline_checks_allowed();
+
+}  // namespace
 
 namespace {
 constexpr unsigned char kSharedPoison = 0xFF;  // reads as NaN in a float
@@ -67,6 +87,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.arena_span = arena_->span();
   fast_path.buffer_begin = arena_->buffer_begins();
   fast_path.buffer_end = arena_->buffer_ends();
+  fast_path.callbacks_only = !inline_checks_wanted;
   refresh_fast_path();
 }
 
@@ -189,8 +210,7 @@ void AccessChecks::check_bytes(std::size_t i, unsigned mask, std::uintptr_t a, u
 // Two accesses by threads of one warp are ordered when a __syncwarp() of that warp came
 // between them.
 bool AccessChecks::ordered(std::uint16_t other, std::uint16_t other_sync, const CudaThread& t) const {
-  unsigned other_warp = (other - 1u) / kWarpSize;
-  return other_warp == t.warp && worker_->warp_syncs(t.warp) != other_sync;
+  return SharedReaders::warp_of(other) == t.warp && worker_->warp_syncs(t.warp) != other_sync;
 }
 
 void AccessChecks::check_word(std::size_t i, std::uintptr_t a, unsigned size, bool write, Site site, CudaThread& t) {

@@ -11,6 +11,7 @@
 #include "async_copies.h"
 #include "cuda_thread.h"
 #include "device_arena.h"
+#include "fast_path.h"
 #include "grid_plan.h"
 #include "memory_profile.h"
 #include "shared_readers.h"
@@ -34,41 +35,8 @@ inline Site line_site(unsigned line, const char* file) {
 inline unsigned site_line(Site s) { return static_cast<unsigned>((s >> 47) & 0xFFFF); }
 inline const char* site_file(Site s) { return reinterpret_cast<const char*>(s & kSiteFileMask); }
 
-// What the access callbacks need for the common cases, in one per-OS-thread block so that
-// the fast path reads a handful of thread-local words (see asan_callbacks.cpp).
 inline constexpr std::uint8_t kAllBytesWritten = 0xF;
 inline constexpr std::uint8_t kUnwrittenReported = 0x10;
-
-struct FastPath {
-  std::uintptr_t shared_lo = 0, shared_span = 0;
-  // The dynamic shared storage past what the launch asked for: its accesses take the full check.
-  std::uintptr_t dynamic_tail_lo = 0, dynamic_tail_span = 0;
-  const void* shadow = nullptr;  // AccessChecks' Word array
-  std::uint32_t epoch = 0;
-  std::uint16_t me = 0;          // the running CUDA thread + 1; 0: no kernel code runs
-  bool full_checks_only = false;  // asynchronous copies in flight: every access goes the full way
-  std::uintptr_t arena_base = 0;
-  std::uintptr_t arena_span = 0;
-  const std::uintptr_t* buffer_begin = nullptr;
-  const std::uintptr_t* buffer_end = nullptr;
-  std::uint64_t* loads = nullptr;  // the running thread's global-load count
-  std::uintptr_t* writer_site = nullptr;  // AccessChecks' per-word sites of the last write/read
-  std::uintptr_t* reader_site = nullptr;
-  const std::uint32_t* warp_syncs = nullptr;  // the running thread's warp's __syncwarp count
-  std::uint8_t* written = nullptr;  // AccessChecks' per-word bytes written since the block started
-  MemoryProfile* profile = nullptr;  // set when accesses are logged for the memory profile
-  void* proxy = nullptr;                        // AccessChecks' per-word last generic write (ProxyWrite)
-  const std::uint32_t* proxy_fences = nullptr;  // the running thread's fence.proxy.async count
-  std::uint64_t* settled = nullptr;  // AccessChecks' per-word settled_tag: reads that change nothing
-};
-extern __thread FastPath fast_path;
-
-// AccessChecks::settled_'s entries: the epoch, and which readers (a warp's tag, or any reader).
-inline constexpr std::uint32_t kAnyReader = 0xFFFFFFFFu;
-inline std::uint32_t warp_tag(unsigned warp, std::uint16_t syncwarp_count) { return warp << 16 | syncwarp_count; }
-inline std::uint64_t settled_tag(std::uint32_t epoch, std::uint32_t readers) {
-  return static_cast<std::uint64_t>(epoch) << 32 | readers;
-}
 
 class AccessChecks {
  public:

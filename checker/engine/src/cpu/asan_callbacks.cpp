@@ -33,6 +33,10 @@ __attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write
   current_worker->checks().full_check(a, size, write, reinterpret_cast<engine::cpu::Site>(return_address), *t, shaped);
 }
 
+// Where kernels are compiled with the block-loop pass, the commonest early returns below are
+// also put inline in front of each access (passes/inline_checks.h), which calls these callbacks
+// for the rest; keep the two in step.
+//
 // The accesses that dominate a matmul kernel, settled without a call: a shared access with
 // no other thread's conflicting access to the same word since the last barrier (recorded
 // here exactly as the full check records it), and an aligned global access inside its
@@ -49,7 +53,7 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
       if (a + Size - 1 - f.dynamic_tail_lo < f.dynamic_tail_span) return check(a, Size, Write, return_address, true);
       if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
-        const unsigned warp = (f.me - 1u) / engine::cpu::kWarpSize;
+        const unsigned warp = engine::cpu::SharedReaders::warp_of(f.me);
         const auto sync = static_cast<std::uint16_t>(*f.warp_syncs);
         if (!Write) {  // see AccessChecks::settled_
           const std::uint64_t settled = f.settled[i];

@@ -8,10 +8,9 @@
 #include "async_copies.h"
 #include "block_sync.h"
 #include "cuda_cpu/vector_types.h"
+#include "fast_path.h"
 
 namespace engine::cpu {
-
-inline constexpr unsigned kWarpSize = 32;
 
 struct CudaThread {
   uint3 thread_idx{};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "fast_path.h"
 
 namespace engine::cpu {
 
@@ -26,7 +27,7 @@ class BufferRefused : public Error {
 
 class DeviceArena {
  public:
-  static constexpr unsigned kSlotBits = 32;
+  static constexpr unsigned kSlotBits = kArenaSlotBits;
   // 4096 slots reserve 16 TiB of addresses (a 47-bit address space holds 128 TiB): programs keep
   // a buffer per row, per object or per layer, and a GPU holds as many as fit its memory.
   static constexpr std::size_t kSlots = 4096;

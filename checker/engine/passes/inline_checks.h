@@ -1,0 +1,24 @@
+// The common cases of the access checks, inline in kernel code. AddressSanitizer's
+// instrumentation calls the engine before every load and store (asan_callbacks.cpp); the call
+// itself, and the registers the kernel must save around it, cost as much as the check in a
+// matmul's inner loop. For each plain load and store that the instrumentation would give one of
+// its fixed-size callbacks, this pass puts in front of the access the tests with which that
+// callback settles the access without changing anything: not kernel code, not device memory, a
+// shared word that every reader has settled for this barrier interval, an aligned global access
+// inside its buffer (a load also counts itself, as the callback does). Anything else calls the
+// same callback as before, at the access's line, and the access is marked so that the
+// instrumentation that follows leaves it alone. What the checks find cannot change: the
+// inline tests read the same per-thread block (cpu/fast_path.h) and return only where the
+// callback returns.
+#pragma once
+
+namespace llvm {
+class Module;
+}
+
+namespace block_loops {
+
+// Returns whether it changed the module (any function that AddressSanitizer will instrument).
+bool inline_access_checks(llvm::Module& m);
+
+}  // namespace block_loops
