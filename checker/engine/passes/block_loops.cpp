@@ -123,6 +123,31 @@ Function* copy_of(Function& invoker, const Twine& name, ValueToValueMapTy& map) 
   return copy;
 }
 
+// Before the optimisation pipeline, the kernels a marked invoker calls: the functions it passes
+// on (engine::invoke_with_args<Fn>).
+std::vector<Function*> kernels_passed_on(Function& invoker) {
+  std::vector<Function*> kernels;
+  for (BasicBlock& block : invoker)
+    for (Instruction& instruction : block)
+      if (auto* call = dyn_cast<CallBase>(&instruction))
+        for (Value* argument : call->args())
+          if (auto* kernel = dyn_cast<Function>(argument->stripPointerCasts()))
+            if (!kernel->isDeclaration()) kernels.push_back(kernel);
+  return kernels;
+}
+
+// After the optimisation pipeline: the kernels a marked invoker calls, which KeepKernelsApart
+// kept out of it (below).
+std::vector<Function*> kernels_called_by(Function& invoker) {
+  std::vector<Function*> kernels;
+  for (BasicBlock& block : invoker)
+    for (Instruction& instruction : block)
+      if (auto* call = dyn_cast<CallBase>(&instruction))
+        if (Function* callee = call->getCalledFunction())
+          if (!callee->isDeclaration() && callee->hasFnAttribute(Attribute::NoInline)) kernels.push_back(callee);
+  return kernels;
+}
+
 // Before the optimisation pipeline: the kernel that each marked invoker calls (the function it
 // passes on, engine::invoke_with_args<Fn>) is kept out of the invoker. Inlined, the kernel's body
 // would be compiled twice for fibers (the kernel, whose address the engine keeps, and the
@@ -132,15 +157,11 @@ struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
     bool changed = false;
     for (Function* invoker : marked_invokers(m, CUDA_CPU_LOOP_ENTRY_ANNOTATION))
-      for (BasicBlock& block : *invoker)
-        for (Instruction& instruction : block)
-          if (auto* call = dyn_cast<CallBase>(&instruction))
-            for (Value* argument : call->args())
-              if (auto* kernel = dyn_cast<Function>(argument->stripPointerCasts()))
-                if (!kernel->isDeclaration() && !kernel->hasFnAttribute(Attribute::NoInline)) {
-                  kernel->addFnAttr(Attribute::NoInline);
-                  changed = true;
-                }
+      for (Function* kernel : kernels_passed_on(*invoker))
+        if (!kernel->hasFnAttribute(Attribute::NoInline)) {
+          kernel->addFnAttr(Attribute::NoInline);
+          changed = true;
+        }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 };
@@ -159,8 +180,10 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
       ValueToValueMapTy map;
       Function* loops = copy_of(*invoker, invoker->getName() + ".block_loop", map);
       LoopShape shape;
-      if (make_loop_invoker(*loops, invoker->getName().str(), report, shape))
+      if (make_loop_invoker(*loops, invoker->getName().str(), report, shape)) {
         made.push_back({invoker, nullptr, loops, shape});
+        for (Function* kernel : kernels_called_by(*invoker)) kernel->addFnAttr(kRunsAsLoops);
+      }
     }
     // Invokers are not kernels, though some have a kernel's type.
     std::set<Function*> not_kernels(invokers.begin(), invokers.end());
@@ -180,8 +203,10 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
         Function* loops = copy_of(*probe, dispatch->getName() + ".block_loop." + kernel->getName(), map);
         cast<CallBase>(map[call])->setCalledFunction(kernel);
         LoopShape shape;
-        if (make_loop_invoker(*loops, kernel->getName().str() + " (launched through its address)", report, shape))
+        if (make_loop_invoker(*loops, kernel->getName().str() + " (launched through its address)", report, shape)) {
           made.push_back({dispatch, kernel, loops, shape});
+          kernel->addFnAttr(kRunsAsLoops);
+        }
       }
       probe->eraseFromParent();
     }

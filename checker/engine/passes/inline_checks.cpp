@@ -29,43 +29,36 @@ namespace {
 constexpr std::uint64_t kShadowGranularity = 8;
 
 struct Access {
-  Instruction* instruction;
+  LoadInst* load;
   Value* address;
   std::uint64_t bytes;
-  bool write;
 };
 
-// The accesses the instrumentation would give a fixed-size callback, and that this pass takes
-// over: plain (not atomic, not volatile) loads and stores in the default address space, not of
-// a stack slot (the instrumentation decides those by its own rules: left to it), at a line.
+// The loads the instrumentation would give a fixed-size callback, and that this pass takes
+// over: plain (not atomic, not volatile) loads in the default address space, not of a stack
+// slot (the instrumentation decides those by its own rules: left to it), at a line.
 bool taken_over(Instruction& instruction, const DataLayout& layout, Access& access) {
   if (instruction.hasMetadata("nosanitize")) return false;
   // An access the optimizer moved or merged keeps no line (0): the engine names the nearest
   // line of the code around its callback's call (source_lines.cpp), which must stay beside it.
   const DebugLoc& where = instruction.getDebugLoc();
   if (!where || where.getLine() == 0) return false;
-  Type* type = nullptr;
-  Align align;
-  if (auto* load = dyn_cast<LoadInst>(&instruction)) {
-    if (!load->isSimple()) return false;
-    type = load->getType(), align = load->getAlign();
-    access = {load, load->getPointerOperand(), 0, false};
-  } else if (auto* store = dyn_cast<StoreInst>(&instruction)) {
-    if (!store->isSimple()) return false;
-    type = store->getValueOperand()->getType(), align = store->getAlign();
-    access = {store, store->getPointerOperand(), 0, true};
-  } else {
-    return false;
-  }
+  auto* load = dyn_cast<LoadInst>(&instruction);
+  if (!load || !load->isSimple()) return false;
+  access = {load, load->getPointerOperand(), 0};
   if (access.address->getType()->getPointerAddressSpace() != 0 || access.address->isSwiftError()) return false;
   if (isa<AllocaInst>(getUnderlyingObject(access.address))) return false;
-  TypeSize size = layout.getTypeStoreSize(type);
+  TypeSize size = layout.getTypeStoreSize(load->getType());
   if (size.isScalable()) return false;
   access.bytes = size.getKnownMinValue();
   if (access.bytes != 1 && access.bytes != 2 && access.bytes != 4 && access.bytes != 8 && access.bytes != 16) return false;
-  return align.value() >= kShadowGranularity || align.value() >= access.bytes;
+  return load->getAlign().value() >= kShadowGranularity || load->getAlign().value() >= access.bytes;
 }
 
+// Each load gets four blocks: one branch to where it goes (nothing to check, the callback,
+// shared or global memory), the test of each kind of memory, and the call. The code generator's
+// time grows with the blocks of a function, and a kernel with unrolled loops has hundreds of
+// loads; fewer blocks would run every test for every load.
 class Emitter {
  public:
   explicit Emitter(Module& m)
@@ -73,110 +66,96 @@ class Emitter {
         context_(m.getContext()),
         word_(m.getDataLayout().getIntPtrType(m.getContext())),
         quiet_(MDNode::get(m.getContext(), {})),
-        unlikely_(MDBuilder(m.getContext()).createBranchWeights(1, 1000)) {
+        mostly_checked_(MDBuilder(m.getContext()).createBranchWeights(1000, 1)) {
     block_ = m.getNamedGlobal(ENGINE_FAST_PATH_SYMBOL);
     if (!block_)
-      block_ = new GlobalVariable(m, ArrayType::get(Type::getInt8Ty(context_), sizeof(FastPath)), false,
-                                  GlobalValue::ExternalLinkage, nullptr, ENGINE_FAST_PATH_SYMBOL, nullptr,
-                                  GlobalValue::GeneralDynamicTLSModel);
+      block_ = new GlobalVariable(m, ArrayType::get(Type::getInt8Ty(context_), sizeof(FastPath)), false, GlobalValue::ExternalLinkage,
+                                  nullptr, ENGINE_FAST_PATH_SYMBOL, nullptr, GlobalValue::GeneralDynamicTLSModel);
   }
 
-  // Before `access`: the callback's early returns inline, then the callback itself.
+  // Before `access`: the callback's early returns, then the callback itself where none applies.
   void emit(const Access& access) {
-    Instruction* at = access.instruction;
+    LoadInst* at = access.load;
     BasicBlock* before = at->getParent();
     BasicBlock* done = before->splitBasicBlock(at, before->getName() + ".checked");
     before->getTerminator()->eraseFromParent();
-    Function* function = before->getParent();
-    auto block = [&](const char* name) { return BasicBlock::Create(context_, name, function, done); };
-    BasicBlock* kernel_code = block("check.kernel");
-    BasicBlock* shared = block("check.shared");
-    BasicBlock* outside_shared = block("check.global");
-    BasicBlock* in_arena = block("check.arena");
-    BasicBlock* slow = block("check.call");
+    BasicBlock* slow = BasicBlock::Create(context_, "check.call", before->getParent(), done);
 
     IRBuilder<> b(before);
     b.SetCurrentDebugLocation(at->getDebugLoc());
     Value* address = b.CreatePtrToInt(access.address, word_);
     // Not a CUDA thread's code (host code, the engine): nothing to check.
     Value* me = field(b, offsetof(FastPath, me), b.getInt16Ty());
-    b.CreateCondBr(b.CreateICmpEQ(me, b.getInt16(0)), done, kernel_code);
-
-    // Logged for the memory profile, every access the full way, or the inline checks turned
-    // off: the callback.
-    b.SetInsertPoint(kernel_code);
-    Value* profiled = b.CreateIsNotNull(field(b, offsetof(FastPath, profile), word_));
-    // full_checks_only and callbacks_only, read at once.
+    Value* running = b.CreateICmpNE(me, b.getInt16(0));
+    // Logged for the memory profile, every access the full way, or the inline checks turned off:
+    // the callback. full_checks_only and callbacks_only are read at once.
     static_assert(offsetof(FastPath, callbacks_only) == offsetof(FastPath, full_checks_only) + 1, "adjacent bytes");
-    Value* full_only = b.CreateIsNotNull(field(b, offsetof(FastPath, full_checks_only), b.getInt16Ty()));
+    Value* callback_only = b.CreateOr(b.CreateIsNotNull(field(b, offsetof(FastPath, profile), word_)),
+                                      b.CreateIsNotNull(field(b, offsetof(FastPath, full_checks_only), b.getInt16Ty())));
     Value* shared_offset = b.CreateSub(address, field(b, offsetof(FastPath, shared_lo), word_));
     Value* in_shared = b.CreateICmpULT(shared_offset, field(b, offsetof(FastPath, shared_span), word_));
-    BasicBlock* routed = block("check.route");
-    b.CreateCondBr(b.CreateOr(profiled, full_only), slow, routed, unlikely_);
-    b.SetInsertPoint(routed);
-    b.CreateCondBr(in_shared, shared, outside_shared);
+    // One branch to where the access goes: nothing, the callback, shared or global memory.
+    enum Route : std::uint64_t { kNothing, kCallback, kShared, kOutsideShared };
+    Value* route = b.CreateSelect(
+        running,
+        b.CreateSelect(callback_only, constant(kCallback), b.CreateSelect(in_shared, constant(kShared), constant(kOutsideShared))),
+        constant(kNothing));
+    BasicBlock* shared = access.bytes == 4 ? block("check.shared", done) : slow;
+    BasicBlock* outside_shared = block("check.global", done);
+    SwitchInst* to = b.CreateSwitch(route, slow, 3);
+    to->addCase(constant(kNothing), done);
+    to->addCase(constant(kShared), shared);
+    to->addCase(constant(kOutsideShared), outside_shared);
 
-    // Shared memory: a 4-byte read of a word settled for every reader in this interval, inside
-    // what the launch asked for. Everything else is the callback's.
-    b.SetInsertPoint(shared);
-    if (!access.write && access.bytes == 4) {
-      Value* tail = b.CreateSub(b.CreateAdd(address, constant(3)), field(b, offsetof(FastPath, dynamic_tail_lo), word_));
-      Value* in_tail = b.CreateICmpULT(tail, field(b, offsetof(FastPath, dynamic_tail_span), word_));
-      Value* misaligned = b.CreateICmpNE(b.CreateAnd(address, constant(3)), constant(0));
-      BasicBlock* settled_test = block("check.settled");
-      b.CreateCondBr(b.CreateOr(in_tail, misaligned), slow, settled_test, unlikely_);
-      b.SetInsertPoint(settled_test);
-      Value* words = field(b, offsetof(FastPath, settled), bytes_pointer());
-      Value* entry = b.CreateInBoundsGEP(b.getInt64Ty(), b.CreateBitCast(words, PointerType::getUnqual(b.getInt64Ty())),
-                                         b.CreateLShr(shared_offset, constant(2)));
-      Value* settled = quiet(b.CreateLoad(b.getInt64Ty(), entry));
-      Value* epoch = b.CreateZExt(field(b, offsetof(FastPath, epoch), b.getInt32Ty()), b.getInt64Ty());
-      Value* any_reader = b.CreateOr(b.CreateShl(epoch, 32), b.getInt64(engine::cpu::kAnyReader));
-      BasicBlock* warp_test = block("check.settled_for_warp");
-      b.CreateCondBr(b.CreateICmpEQ(settled, any_reader), done, warp_test);
-      // Or settled for this thread's warp while its __syncwarp() count stays.
-      b.SetInsertPoint(warp_test);
+    // Shared memory: a 4-byte read of a word settled for every reader in this barrier interval,
+    // or for this thread's warp at its __syncwarp() count. Words past the dynamic shared memory
+    // the launch asked for are never settled (the callback sends their reads to the full check
+    // before it could settle them), so they need no test here.
+    if (access.bytes == 4) {
+      b.SetInsertPoint(shared);
+      Value* aligned = b.CreateICmpEQ(b.CreateAnd(address, constant(3)), constant(0));
+      Value* words = pointer_field(b, offsetof(FastPath, settled), b.getInt64Ty());
+      Value* settled =
+          quiet(b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), words, b.CreateLShr(shared_offset, constant(2)))));
+      Value* epoch = b.CreateShl(b.CreateZExt(field(b, offsetof(FastPath, epoch), b.getInt32Ty()), b.getInt64Ty()), 32);
+      Value* any_reader = b.CreateOr(epoch, b.getInt64(engine::cpu::kAnyReader));
+      // warp_tag(SharedReaders::warp_of(me), this warp's __syncwarp count), as the callback makes it.
       Value* warp = b.CreateUDiv(b.CreateSub(b.CreateZExt(me, b.getInt32Ty()), b.getInt32(1)),
                                  b.getInt32(engine::cpu::kWarpSize));
-      Value* syncs = b.CreateBitCast(field(b, offsetof(FastPath, warp_syncs), bytes_pointer()),
-                                     PointerType::getUnqual(b.getInt32Ty()));
-      Value* sync = b.CreateAnd(quiet(b.CreateLoad(b.getInt32Ty(), syncs)), b.getInt32(0xFFFF));
-      Value* warp_readers = b.CreateZExt(b.CreateOr(b.CreateShl(warp, 16), sync), b.getInt64Ty());
-      b.CreateCondBr(b.CreateICmpEQ(settled, b.CreateOr(b.CreateShl(epoch, 32), warp_readers)), done, slow);
-    } else {
-      b.CreateBr(slow);
+      Value* sync = b.CreateAnd(
+          quiet(b.CreateLoad(b.getInt32Ty(), pointer_field(b, offsetof(FastPath, warp_syncs), b.getInt32Ty()))),
+          b.getInt32(0xFFFF));
+      Value* warp_readers = b.CreateOr(epoch, b.CreateZExt(b.CreateOr(b.CreateShl(warp, 16), sync), b.getInt64Ty()));
+      Value* settled_now = b.CreateOr(b.CreateICmpEQ(settled, any_reader), b.CreateICmpEQ(settled, warp_readers));
+      b.CreateCondBr(b.CreateAnd(aligned, settled_now), done, slow, mostly_checked_);
     }
 
-    // Not shared: inside the device arena, the access must fall inside its slot's buffer (and an
-    // 8- or 16-byte one be aligned); outside it, it is the thread's stack or the program's data.
+    // Not shared: inside the device arena the load must fall inside its slot's buffer (and an
+    // 8- or 16-byte one be aligned), and then counts itself for the running thread, as the
+    // callback counts it; outside the arena it is the thread's stack or the program's data.
     b.SetInsertPoint(outside_shared);
     Value* arena_offset = b.CreateSub(address, field(b, offsetof(FastPath, arena_base), word_));
-    Value* in_arena_test = b.CreateICmpULT(arena_offset, field(b, offsetof(FastPath, arena_span), word_));
-    b.CreateCondBr(in_arena_test, in_arena, done);
-
-    b.SetInsertPoint(in_arena);
-    Value* slot = b.CreateLShr(arena_offset, constant(engine::cpu::kArenaSlotBits));
-    Value* begin = element(b, offsetof(FastPath, buffer_begin), slot);
-    Value* end = element(b, offsetof(FastPath, buffer_end), slot);
+    Value* in_arena = b.CreateICmpULT(arena_offset, field(b, offsetof(FastPath, arena_span), word_));
+    // The slot of an address outside the arena is not to be looked up: slot 0 stands in.
+    Value* slot = b.CreateSelect(in_arena, b.CreateLShr(arena_offset, constant(engine::cpu::kArenaSlotBits)), constant(0));
+    Value* begin = quiet(b.CreateLoad(word_, element(b, offsetof(FastPath, buffer_begin), slot)));
+    Value* end = quiet(b.CreateLoad(word_, element(b, offsetof(FastPath, buffer_end), slot)));
     Value* inside = b.CreateAnd(b.CreateICmpUGE(address, begin),
                                 b.CreateICmpULE(b.CreateAdd(address, constant(access.bytes)), end));
     if (access.bytes >= 8)
       inside = b.CreateAnd(inside, b.CreateICmpEQ(b.CreateAnd(address, constant(access.bytes - 1)), constant(0)));
-    BasicBlock* counted = block("check.count");
-    b.CreateCondBr(inside, access.write ? done : counted, slow);
-    b.SetInsertPoint(counted);
-    Value* counter = b.CreateBitCast(field(b, offsetof(FastPath, loads), bytes_pointer()),
-                                     PointerType::getUnqual(b.getInt64Ty()));
-    quiet(b.CreateStore(b.CreateAdd(quiet(b.CreateLoad(b.getInt64Ty(), counter)), b.getInt64(1)), counter));
-    b.CreateBr(done);
+    Value* counted = b.CreateAnd(in_arena, inside);
+    Value* counter = pointer_field(b, offsetof(FastPath, loads), b.getInt64Ty());
+    Value* count = quiet(b.CreateLoad(b.getInt64Ty(), counter));
+    quiet(b.CreateStore(b.CreateAdd(count, b.CreateZExt(counted, b.getInt64Ty())), counter));
+    b.CreateCondBr(b.CreateOr(b.CreateNot(in_arena), inside), done, slow, mostly_checked_);
 
     // The callback the instrumentation would have called, at the access's line (its return
-    // address names the line in a finding).
+    // address names the line in a finding). Never merged with another access's call (the code
+    // generator's tail merging would leave one call, at no one line, for several accesses).
     b.SetInsertPoint(slow);
-    std::string name = std::string("__asan_") + (access.write ? "store" : "load") + std::to_string(access.bytes);
+    std::string name = "__asan_load" + std::to_string(access.bytes);
     FunctionCallee callback = m_.getOrInsertFunction(name, b.getVoidTy(), word_);
-    // Never merged with another access's call (the code generator's tail merging would leave
-    // one call, at no one line, for several accesses).
     b.CreateCall(callback, {address})->addFnAttr(Attribute::NoMerge);
     b.CreateBr(done);
 
@@ -185,7 +164,7 @@ class Emitter {
   }
 
  private:
-  Constant* constant(std::uint64_t value) { return ConstantInt::get(word_, value); }
+  ConstantInt* constant(std::uint64_t value) { return ConstantInt::get(word_, value); }
   PointerType* bytes_pointer() { return PointerType::getUnqual(Type::getInt8Ty(context_)); }
 
   template <class I>
@@ -201,17 +180,25 @@ class Emitter {
     return quiet(b.CreateLoad(type, b.CreateBitCast(at, PointerType::getUnqual(type))));
   }
 
-  // Element `index` of the word array a field points to.
+  // A pointer field of the block, as a pointer to `element`.
+  Value* pointer_field(IRBuilder<>& b, std::size_t offset, Type* element) {
+    return b.CreateBitCast(field(b, offset, bytes_pointer()), PointerType::getUnqual(element));
+  }
+
+  // Element `index` of the word array a pointer field points to.
   Value* element(IRBuilder<>& b, std::size_t offset, Value* index) {
-    Value* array = b.CreateBitCast(field(b, offset, bytes_pointer()), PointerType::getUnqual(word_));
-    return quiet(b.CreateLoad(word_, b.CreateInBoundsGEP(word_, array, index)));
+    return b.CreateGEP(word_, pointer_field(b, offset, word_), index);
+  }
+
+  BasicBlock* block(const char* name, BasicBlock* before) {
+    return BasicBlock::Create(context_, name, before->getParent(), before);
   }
 
   Module& m_;
   LLVMContext& context_;
   IntegerType* word_;
   MDNode* quiet_;
-  MDNode* unlikely_;
+  MDNode* mostly_checked_;
   GlobalVariable* block_ = nullptr;
 };
 
@@ -225,6 +212,8 @@ bool inline_access_checks(Module& m) {
     if (function.isDeclaration() || function.hasAvailableExternallyLinkage()) continue;
     if (!function.hasFnAttribute(Attribute::SanitizeAddress)) continue;
     if (function.hasFnAttribute(Attribute::DisableSanitizerInstrumentation)) continue;
+    // Run on fibers only where loops are turned off: the callbacks are enough.
+    if (function.hasFnAttribute(kRunsAsLoops)) continue;
     if (function.getName().substr(0, 7) == "__asan_") continue;
     for (BasicBlock& block : function)
       for (Instruction& instruction : block) {

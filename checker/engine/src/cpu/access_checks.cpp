@@ -1,9 +1,8 @@
 #include "access_checks.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
+#include "environment_switch.h"
 #include "symbol_table.h"
 #include "worker.h"
 
@@ -16,16 +15,7 @@ namespace {
 // PUZZLES_CPU_INLINE_CHECKS: "off" has the checks that the block-loop pass put inline in kernels
 // (passes/inline_checks.h) call the callbacks for every access; "on" (or unset) lets them settle
 // the common cases. Tests set it to compare the two.
-bool inline_checks_allowed() {
-  const char* text = std::getenv("PUZZLES_CPU_INLINE_CHECKS");
-  if (text == nullptr || *text == '\0' || std::strcmp(text, "on") == 0) return true;
-  if (std::strcmp(text, "off") == 0) return false;
-  std::fprintf(stderr, "PUZZLES_CPU_INLINE_CHECKS=%s: expected \"on\" or \"off\"\n", text);
-  std::exit(2);
-}
-
-// Read once, at program start (as PUZZLES_CPU_EXECUTION_MODEL is, block_loops.cpp).
-const bool inline_checks_wanted = inline_checks_allowed();
+const bool inline_checks_wanted = environment_switch("PUZZLES_CPU_INLINE_CHECKS", "on", "off");
 
 }  // namespace
 

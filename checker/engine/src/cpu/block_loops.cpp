@@ -1,13 +1,11 @@
 #include "block_loops.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <unordered_map>
 #include <utility>
 
 #include "cuda_cpu/block_loop_abi.h"
+#include "environment_switch.h"
 #include "worker.h"
 
 namespace engine::cpu {
@@ -30,17 +28,7 @@ std::unordered_map<KernelKey, LoopInvoker, KernelKeyHash>& registry() {
 
 // PUZZLES_CPU_EXECUTION_MODEL: "fibers" runs every kernel on fibers; "loops" (or unset) runs
 // those compiled as loops so. Tests set it to compare the two.
-bool loops_allowed() {
-  const char* text = std::getenv("PUZZLES_CPU_EXECUTION_MODEL");
-  if (text == nullptr || *text == '\0' || std::strcmp(text, "loops") == 0) return true;
-  if (std::strcmp(text, "fibers") == 0) return false;
-  std::fprintf(stderr, "PUZZLES_CPU_EXECUTION_MODEL=%s: expected \"loops\" or \"fibers\"\n", text);
-  std::exit(2);
-}
-
-// Read once, at program start: a value the engine does not know stops the program there, with
-// its message, before a launch's child process could take it for a crash.
-const bool loops_wanted = loops_allowed();
+const bool loops_wanted = environment_switch("PUZZLES_CPU_EXECUTION_MODEL", "loops", "fibers");
 
 }  // namespace
 
