@@ -44,12 +44,14 @@ for n in $majors; do
       >"$log/broken.xml" 2>"$log/broken.stderr" || true
     run_in_root "$course" "$build/tests/checker_tests -tc='cpu: every reference solution passes*' -r=xml" \
       >"$log/solutions.xml" 2>"$log/solutions.stderr" || true
-    # The block-loop pass, built against this clang's LLVM: which puzzles run as loops, and both
-    # execution models printing the same (tests/models).
+    # The block-loop pass, built against this clang's LLVM: which puzzles run as loops, both
+    # execution models printing the same, and the checks it puts inline printing what the
+    # callbacks alone print (tests/models).
     models_status=0
     run_in_root "$course" "MODEL_BUILD_DIR=$build python3 tests/models/test_execution_models.py \
         ExecutionModels.test_the_puzzles_that_wait_only_at_barriers_run_as_loops \
-        ExecutionModels.test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers" \
+        ExecutionModels.test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers \
+        ExecutionModels.test_every_checker_prints_the_same_with_its_checks_inline_as_with_the_callbacks_alone" \
       >"$log/models.log" 2>&1 || models_status=$?
   fi
   python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \
