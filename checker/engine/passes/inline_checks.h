@@ -1,8 +1,8 @@
 // The common cases of the access checks, inline in kernel code. AddressSanitizer's
 // instrumentation calls the engine before every load and store (asan_callbacks.cpp); the call
 // itself, and the registers the kernel must save around it, cost as much as the check in a
-// matmul's inner loop. For each plain load that the instrumentation would give one of its
-// fixed-size callbacks, this pass puts in front of the access the tests with which that
+// matmul's inner loop. For each plain 4-byte load that the instrumentation would give its
+// 4-byte callback, this pass puts in front of the access the tests with which that
 // callback settles the access without changing anything: not kernel code, not device memory, a
 // shared word that every reader has settled for this barrier interval, an aligned global load
 // inside its buffer (which also counts itself, as the callback does). Stores keep the callback:
