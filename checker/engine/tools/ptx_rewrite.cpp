@@ -25,6 +25,7 @@
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
 #include "localize_symbols.h"
+#include "precompiled_prelude.h"
 #include "ptx/program.h"
 #include "shared_alignment.h"
 
@@ -488,6 +489,16 @@ class Rewriter {
   bool failed_ = false;
 };
 
+bool read_file(const char* path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "ptx_rewrite: cannot read " << path << "\n";
+    return false;
+  }
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -496,18 +507,22 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "--localize-symbols") == 0) return localize::compile_then_localize(argc, argv);
   // A whole program's file compiled as nvcc's two passes: the objects joined (device_pass_merge.h).
   if (argc >= 2 && std::strcmp(argv[1], "--device-pass") == 0) return device_pass::merge_command(argc, argv);
+  // --prelude: the build compiled the kernel shim's rewritten text into a precompiled header,
+  // which the output is compiled against (precompiled_prelude.h).
+  const char* prelude_path = nullptr;
+  if (argc == 5 && std::strcmp(argv[1], "--prelude") == 0) {
+    prelude_path = argv[2];
+    argv += 2;
+    argc -= 2;
+  }
   if (argc != 3) {
-    std::cerr << "usage: ptx_rewrite <preprocessed input> <output>\n"
+    std::cerr << "usage: ptx_rewrite [--prelude REWRITTEN_SHIM] <preprocessed input> <output>\n"
                  "       ptx_rewrite --localize-symbols SUFFIX -- COMPILER ARGS...\n"
                  "       ptx_rewrite --device-pass HOST.o DEVICE.o FILE_NAME [FACTS]\n";
     return 2;
   }
-  std::ifstream in(argv[1], std::ios::binary);
-  if (!in) {
-    std::cerr << "ptx_rewrite: cannot read " << argv[1] << "\n";
-    return 2;
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text, prelude;
+  if (!read_file(argv[1], text) || (prelude_path && !read_file(prelude_path, prelude))) return 2;
   std::string out;
   out.reserve(text.size() + 4096);
   Rewriter r(text);
@@ -520,6 +535,12 @@ int main(int argc, char** argv) {
   if (!rewrite_chevron_launches(out, launch_error)) {
     std::cerr << launch_error << "\n";
     return 1;
+  }
+  std::string prelude_error;
+  if (prelude_path && !leave_out_precompiled_prelude(out, prelude, prelude_error)) {
+    std::cerr << "ptx_rewrite: " << argv[1] << ": " << prelude_error << " (" << prelude_path
+              << "): the build's precompiled prelude is out of step with this kernel file's flags\n";
+    return 2;
   }
   std::ofstream o(argv[2], std::ios::binary);
   o << out;
