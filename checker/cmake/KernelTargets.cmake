@@ -39,6 +39,13 @@ endforeach()
 # (cuda_cpu/kernel_shim.h: __noinline__ is left to it).
 set(KERNEL_PREPROCESS_FLAGS -DCUDA_CPU_PTX_REWRITE_FOLLOWS)
 
+# The kernel shim that every kernel file begins with, rewritten and compiled once per build
+# into a precompiled header, which each kernel file is then compiled against
+# (engine/tools/precompiled_prelude.h): the shim is most of a kernel file's compile time.
+# Clang's builds (the instrumented CPU backend) of the course itself; a grading build compiles
+# one kernel file, and keeps the whole parse.
+option(PUZZLES_PRECOMPILED_PRELUDE "Compile the kernel shim once per build, as a precompiled header (clang)" ON)
+
 function(add_kernel_library name)
   cmake_parse_arguments(ARG "CPU_ONLY;NOT_INSTRUMENTED" "SOURCE;NAMESPACE;SIGNATURE;MIN_ARCH" "KERNELS" ${ARGN})
   set(with_gpu ${PUZZLES_HAVE_CUDA})
@@ -146,13 +153,21 @@ function(add_kernel_library name)
   set(rewritten "${gen}/cpu_ptx.cpp")
   # Normalised: findings tell the engine's headers from the student's by their path (source_lines.cpp).
   cmake_path(SET engine_include NORMALIZE "${KERNEL_TARGETS_DIR}/../engine/include")
+  set(prelude_target "")
+  set(prelude_header "")
+  set(prelude_option "")
+  if(PUZZLES_PRECOMPILED_PRELUDE AND TARGET ptx_rewrite_host AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    _kernel_precompiled_prelude(prelude_target prelude_header "${instrument}" "${cpu_flags}" "${rewrite}"
+                                "${engine_include}")
+    set(prelude_option --prelude "${prelude_header}")
+  endif()
   add_custom_command(
     OUTPUT "${rewritten}"
     COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}"
             -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
-    COMMAND ${rewrite} "${preprocessed}" "${rewritten}"
-    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ${rewrite}
+    COMMAND ${rewrite} ${prelude_option} "${preprocessed}" "${rewritten}"
+    DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ${rewrite} ${prelude_header}
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
@@ -170,6 +185,9 @@ function(add_kernel_library name)
     set_property(SOURCE "${rewritten}" APPEND PROPERTY OBJECT_DEPENDS "${block_loop_pass}")
   endif()
   target_link_libraries(${name}_cpu PUBLIC engine)
+  if(prelude_target)
+    target_precompile_headers(${name}_cpu REUSE_FROM ${prelude_target})
+  endif()
   _kernel_library_localize(${name}_cpu CXX "${rewrite}" cpu_${LIBRARY_ID})
   add_library(${name} INTERFACE)
   target_include_directories(${name} INTERFACE "${gen}")
@@ -273,6 +291,44 @@ function(kernel_cpu_flags out instrument)
   endif()
 
   set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# The kernel shim of this build's kernel files with `instrument`, rewritten as they are
+# (`rewrite`) and precompiled by a target of its own, whose compile options are theirs: sets
+# `out_target` to that target, which kernel libraries reuse the header of, and `out_header` to
+# the rewritten text, which ptx_rewrite --prelude leaves out of each kernel file. One per
+# build and kind of kernel file (instrumented or plain).
+function(_kernel_precompiled_prelude out_target out_header instrument cpu_flags rewrite engine_include)
+  set(mode plain)
+  if(instrument)
+    set(mode instrumented)
+  endif()
+  set(target kernel_prelude_${mode})
+  set(dir "${CMAKE_BINARY_DIR}/kernel_prelude/${mode}")
+  set(header "${dir}/prelude_ptx.h")
+  if(NOT TARGET ${target})
+    file(CONFIGURE OUTPUT "${dir}/prelude.cpp" CONTENT "#include \"cuda_cpu/kernel_shim.h\"\n")
+    file(CONFIGURE OUTPUT "${dir}/anchor.cpp"
+         CONTENT "// The target that compiles the kernel shim's precompiled header (KernelTargets.cmake).\n")
+    # Preprocessed as a kernel file is (add_kernel_library), but for the folder of its own
+    # generated header, which the shim does not include.
+    add_custom_command(
+      OUTPUT "${header}"
+      COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
+              "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}"
+              -MD -MF "${dir}/prelude.ii.d" -MT "${header}" -o "${dir}/prelude.ii" "${dir}/prelude.cpp"
+      COMMAND ${rewrite} "${dir}/prelude.ii" "${header}"
+      DEPENDS "${dir}/prelude.cpp" ${rewrite}
+      DEPFILE "${dir}/prelude.ii.d"
+      COMMENT "Preparing the kernel shim for the CPU backend (${mode} kernels)"
+      VERBATIM)
+    add_library(${target} OBJECT "${dir}/anchor.cpp" "${header}")
+    target_compile_options(${target} PRIVATE ${cpu_flags})
+    target_link_libraries(${target} PRIVATE engine)
+    target_precompile_headers(${target} PRIVATE "${header}")
+  endif()
+  set(${out_target} ${target} PARENT_SCOPE)
+  set(${out_header} "${header}" PARENT_SCOPE)
 endfunction()
 
 # Compiles the target's sources through `tool --localize-symbols`, which runs the compiler and
