@@ -323,7 +323,21 @@ function(_kernel_precompiled_prelude out_target out_header instrument cpu_flags 
       COMMENT "Preparing the kernel shim for the CPU backend (${mode} kernels)"
       VERBATIM)
     add_library(${target} OBJECT "${dir}/anchor.cpp" "${header}")
-    target_compile_options(${target} PRIVATE ${cpu_flags})
+    # A target's options are de-duplicated, which would leave one -mllvm for several LLVM
+    # options (clang 19 refuses the others; clang 14 ignored them): each pair stays whole.
+    set(options "")
+    set(pending "")
+    foreach(flag IN LISTS cpu_flags)
+      if(pending)
+        list(APPEND options "SHELL:-mllvm ${flag}")
+        set(pending "")
+      elseif(flag STREQUAL "-mllvm")
+        set(pending ON)
+      else()
+        list(APPEND options "${flag}")
+      endif()
+    endforeach()
+    target_compile_options(${target} PRIVATE ${options})
     target_link_libraries(${target} PRIVATE engine)
     target_precompile_headers(${target} PRIVATE "${header}")
   endif()
