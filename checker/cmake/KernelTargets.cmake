@@ -42,8 +42,8 @@ set(KERNEL_PREPROCESS_FLAGS -DCUDA_CPU_PTX_REWRITE_FOLLOWS)
 # The kernel shim that every kernel file begins with, rewritten and compiled once per build
 # into a precompiled header, which each kernel file is then compiled against
 # (engine/tools/precompiled_prelude.h): the shim is most of a kernel file's compile time.
-# Clang's builds (the instrumented CPU backend) of the course itself; a grading build compiles
-# one kernel file, and keeps the whole parse.
+# Clang's builds (the instrumented CPU backend); a grading template makes it once for all the
+# submissions built in its copies (checker/grading), a tree of one submission's own turns it off.
 option(PUZZLES_PRECOMPILED_PRELUDE "Compile the kernel shim once per build, as a precompiled header (clang)" ON)
 
 function(add_kernel_library name)
@@ -156,7 +156,7 @@ function(add_kernel_library name)
   set(prelude_target "")
   set(prelude_header "")
   set(prelude_option "")
-  if(PUZZLES_PRECOMPILED_PRELUDE AND TARGET ptx_rewrite_host AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  if(PUZZLES_PRECOMPILED_PRELUDE AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     _kernel_precompiled_prelude(prelude_target prelude_header "${instrument}" "${cpu_flags}" "${rewrite}"
                                 "${engine_include}")
     set(prelude_option --prelude "${prelude_header}")

@@ -99,11 +99,15 @@ def _run(slot, command, cell_dir, limit, env=None, at=None):
     return done
 
 
-def _configure_command(build_dir, settings, puzzle, at, gpu):
-    """cmake's command line that configures the grading project for <at>/<puzzle>.cu in <at>/build."""
+def _configure_command(build_dir, settings, puzzle, at, gpu, template):
+    """cmake's command line that configures the grading project for <at>/<puzzle>.cu in <at>/build.
+    A template compiles the kernel shim once into a precompiled header for all the puzzle's
+    submissions (KernelTargets.cmake); a tree of one submission's own would compile it for one
+    kernel file, which costs more than it saves."""
     command = ["cmake", "-S", str(GRADING_PROJECT), "-B", str(at / "build"),
                f"-DPUZZLES_BUILD_DIR={Path(build_dir).resolve()}", f"-DPUZZLE={puzzle}",
-               f"-DSUBMISSION={at / (puzzle + '.cu')}", f"-DGRADING_GPU={'ON' if gpu else 'OFF'}"]
+               f"-DSUBMISSION={at / (puzzle + '.cu')}", f"-DGRADING_GPU={'ON' if gpu else 'OFF'}",
+               f"-DPUZZLES_PRECOMPILED_PRELUDE={'ON' if template else 'OFF'}"]
     if settings.get("PUZZLES_GENERATOR"):
         command += ["-G", settings["PUZZLES_GENERATOR"]]
     return command
@@ -141,8 +145,8 @@ class Templates:
         slot.prepare(folder)
         at = slot.scratch_at
         log, spent = [], 0.0
-        for step, command in (("configure", _configure_command(self.build_dir, self.settings, puzzle, at, gpu)),
-                              ("checker main", ["cmake", "--build", str(at / "build"), "--target", "checker_main",
+        for step, command in (("configure", _configure_command(self.build_dir, self.settings, puzzle, at, gpu, True)),
+                              ("checker main", ["cmake", "--build", str(at / "build"), "--target", "template",
                                                 "-j", "1"])):
             done = _run(slot, command, folder, max(1.0, limit - spent), at=at)
             spent += done.seconds
@@ -173,7 +177,7 @@ def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot, templ
         shutil.copytree(template / "build", cell_dir / "build", symlinks=True)
         slot.prepare(cell_dir)
     else:
-        steps.insert(0, ("configure", _configure_command(build_dir, settings, puzzle, cell_dir, gpu)))
+        steps.insert(0, ("configure", _configure_command(build_dir, settings, puzzle, cell_dir, gpu, False)))
     readable = str(inside) + "/"  # the scratch folder means nothing to the reader of the details
     spent = 0.0
     for step, command in steps:
