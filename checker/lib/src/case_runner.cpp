@@ -182,7 +182,11 @@ std::vector<engine::ThreadOrder> CaseRunner::orders_for(const Case& c, std::size
 double CaseRunner::timeout_for(const Dims& d) const {
   if (opt_.timeout_seconds) return *opt_.timeout_seconds;
   if (backend_.kind() == engine::BackendKind::gpu) return 5.0;
-  return 5.0 + 1e-8 * static_cast<double>(d.multiply_adds());
+  // 40 ns of the clock per multiply-add: four times what puzzle 2's column walks take at
+  // n = 1024 on an idle 2-core machine (1.07e9 in 12 s), which is bound by memory, so that a
+  // neighbour's traffic slows it with no wait for a core to discount (isolated_launch.cpp);
+  // 10 ns left it 3.7 s of headroom, and a parallel test run crossed it.
+  return 5.0 + 4e-8 * static_cast<double>(d.multiply_adds());
 }
 
 }  // namespace checker
