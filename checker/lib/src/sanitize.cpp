@@ -37,7 +37,7 @@ std::string find_sanitizer() {
   return "";
 }
 
-std::string quoted(const std::string& s) {
+std::string shell_quoted(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
@@ -142,7 +142,7 @@ int run_under_sanitizer(const PuzzleSpec& spec, const Options& options, const st
   for (const std::string& a : options.original_args)
     if (a != "--sanitize" && a.rfind("--backend", 0) != 0 && a != "--quick" && a != "--no-canaries" &&
         a.rfind("--json", 0) != 0)
-      args += " " + quoted(a);
+      args += " " + shell_quoted(a);
   std::printf("%s\n", st.bold("Puzzle " + std::to_string(spec.number) + ": " + spec.title +
                               " under compute-sanitizer (" + sanitizer + ")").c_str());
   std::printf("Each tool re-runs this checker on the GPU with --quick, which takes a while.\n\n");
@@ -151,7 +151,7 @@ int run_under_sanitizer(const PuzzleSpec& spec, const Options& options, const st
                             {"racecheck", "shared-memory races"},
                             {"synccheck", "barriers that not every thread reaches"}};
   for (auto& tool : tools) {
-    std::string cmd = quoted(sanitizer) + " --tool " + tool[0] + " --print-limit 20 " + quoted(program) +
+    std::string cmd = shell_quoted(sanitizer) + " --tool " + tool[0] + " --print-limit 20 " + shell_quoted(program) +
                       " --backend=gpu --quick --no-canaries" + args + " 2>&1";
     std::fflush(stdout);
     FILE* pipe = popen(cmd.c_str(), "r");
