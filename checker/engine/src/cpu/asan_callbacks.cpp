@@ -69,19 +69,29 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
         if (w.readers.word_by_bytes) return check(a, Size, Write, return_address, true);
         auto site = reinterpret_cast<std::uintptr_t>(return_address);
         if (!Write) {
-          // Not written in this epoch, nor ever since the block started: the full check says so.
-          if (w.writer == 0 && (f.written[i] & engine::cpu::kAllBytesWritten) != engine::cpu::kAllBytesWritten)
-            return check(a, Size, Write, return_address, true);
+          const std::uint8_t written = f.written[i];
+          const bool whole = (written & engine::cpu::kAllBytesWritten) == engine::cpu::kAllBytesWritten;
+          // Bytes unwritten since the block started, not reported yet: the full check reports them.
+          if (!whole && !(written & engine::cpu::kUnwrittenReported)) return check(a, Size, Write, return_address, true);
           if (w.writer == 0 || w.writer == f.me) {
             if (w.readers.first == 0) f.reader_site[i] = site;
             w.readers.note(f.me, sync);
-            // Fully written (checked above) and no writer: settled, when its readers are.
-            if (w.writer == 0) {
+            // Fully written and no writer: settled, when its readers are.
+            if (w.writer == 0 && whole) {
               if (w.readers.settled_for_all())
                 f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader);
               else if (w.readers.settled_for_warp())  // then this thread is of that warp
                 f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::warp_tag(warp, sync));
             }
+            return;
+          }
+          // Another thread's write whose race this word has already reported since the barrier:
+          // all the full check (check_word) would do is note the reader. A kernel that lacks a
+          // barrier reads every word of its tile this way.
+          if (w.readers.word_reported) {
+            if (w.readers.first == 0) f.reader_site[i] = site;
+            w.readers.note(f.me, sync);
+            f.settled[i] = 0;  // as the full check leaves it
             return;
           }
         } else if ((w.writer == 0 || w.writer == f.me) && w.readers.unordered_with(f.me, sync) == 0) {

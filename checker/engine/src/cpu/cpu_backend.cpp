@@ -22,7 +22,9 @@ class CpuBackend final : public Backend {
  public:
   BackendKind kind() const override { return BackendKind::cpu; }
 
-  std::string description() const override { return "CPU, " + std::to_string(workers()) + " worker threads"; }
+  std::string description() const override {
+    return "CPU, " + std::to_string(workers()) + (workers() == 1 ? " worker thread" : " worker threads");
+  }
 
   DeviceLimits limits() const override {
     DeviceLimits l;
