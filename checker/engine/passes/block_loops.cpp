@@ -148,6 +148,16 @@ std::vector<Function*> kernels_called_by(Function& invoker) {
   return kernels;
 }
 
+// Marks `kernel` as running only where loops are turned off (kRunsAsLoops: it keeps the callbacks
+// alone) where the loop invoker `loops` inlined it. A kernel with no barrier is not inlined (the
+// loop invoker runs each thread through a call to it): it runs as loops too, and its accesses
+// take the inline checks.
+void mark_if_inlined(Function& kernel, Function& loops) {
+  for (Function* called : kernels_called_by(loops))
+    if (called == &kernel) return;
+  kernel.addFnAttr(kRunsAsLoops);
+}
+
 // Before the optimisation pipeline: the kernel that each marked invoker calls (the function it
 // passes on, engine::invoke_with_args<Fn>) is kept out of the invoker. Inlined, the kernel's body
 // would be compiled twice for fibers (the kernel, whose address the engine keeps, and the
@@ -182,7 +192,7 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
       LoopShape shape;
       if (make_loop_invoker(*loops, invoker->getName().str(), report, shape)) {
         made.push_back({invoker, nullptr, loops, shape});
-        for (Function* kernel : kernels_called_by(*invoker)) kernel->addFnAttr(kRunsAsLoops);
+        for (Function* kernel : kernels_called_by(*invoker)) mark_if_inlined(*kernel, *loops);
       }
     }
     // Invokers are not kernels, though some have a kernel's type.
@@ -205,7 +215,7 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
         LoopShape shape;
         if (make_loop_invoker(*loops, kernel->getName().str() + " (launched through its address)", report, shape)) {
           made.push_back({dispatch, kernel, loops, shape});
-          kernel->addFnAttr(kRunsAsLoops);
+          mark_if_inlined(*kernel, *loops);
         }
       }
       probe->eraseFromParent();
