@@ -153,8 +153,10 @@ std::vector<Function*> kernels_called_by(Function& invoker) {
 // loop invoker runs each thread through a call to it): it runs as loops too, and its accesses
 // take the inline checks.
 void mark_if_inlined(Function& kernel, Function& loops) {
-  for (Function* called : kernels_called_by(loops))
-    if (called == &kernel) return;
+  for (BasicBlock& block : loops)
+    for (Instruction& instruction : block)
+      if (auto* call = dyn_cast<CallBase>(&instruction))
+        if (call->getCalledFunction() == &kernel) return;
   kernel.addFnAttr(kRunsAsLoops);
 }
 
