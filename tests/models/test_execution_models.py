@@ -8,6 +8,7 @@ tests/models/CMakeLists.txt registers one CTest test per method:
 Methods exit 77 with a "SKIPPED: ..." line where the build has no block-loop pass.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,21 @@ AS_LOOPS = ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p04_til
 ON_FIBERS = ["p09_tensor_cores", "p11_mma_sync", "p12_tma_wgmma", "p13_warp_specialization"]
 
 
+def functions_with_inline_checks(object_file):
+    """The functions of an object file or archive whose code reads the engine's FastPath block,
+    as the checks the pass puts inline do (cpu/fast_path.h names the block's symbol)."""
+    listed = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(object_file)], capture_output=True,
+                            text=True, check=True).stdout
+    found, function = set(), None
+    for line in listed.splitlines():
+        header = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
+        if header:
+            function = header.group(1)
+        elif function and "engine_cpu_fast_path" in line:
+            found.add(function)
+    return found
+
+
 def require_pass():
     if not list((BUILD / "lib").glob("block_loop_pass.*")):
         print("SKIPPED: this build has no block-loop pass (Debian package llvm-dev: the LLVM of the build's clang)")
@@ -42,6 +58,18 @@ class ExecutionModels(unittest.TestCase):
             self.assertTrue(models.has_loop_invoker(str(BIN / f"{puzzle}_solution")), puzzle)
         for puzzle in ON_FIBERS:
             self.assertFalse(models.has_loop_invoker(str(BIN / f"{puzzle}_solution")), puzzle)
+
+    def test_the_code_that_runs_as_loops_has_the_inline_checks_and_the_fiber_copy_the_callbacks(self):
+        """A kernel with a barrier is inlined into its loop invoker, which gets the inline checks;
+        the kernel itself runs only on fibers and keeps the callbacks. A kernel with no barrier is
+        called by its loop invoker for each thread: the kernel itself gets them (once it kept the
+        callbacks, and every access of puzzle 1's kernel called the engine)."""
+        require_pass()
+        tiled = functions_with_inline_checks(BUILD / "tests" / "libp04_tiled_solution_kernel_cpu.a")
+        self.assertTrue(any(f.startswith("_ZN6engine16invoke_with_args") and ".block_loop" in f for f in tiled), tiled)
+        self.assertFalse(any(f.startswith("_Z12matmul_tiled") for f in tiled), tiled)
+        naive = functions_with_inline_checks(BUILD / "tests" / "libp01_naive_solution_kernel_cpu.a")
+        self.assertTrue(any(f.startswith("_Z12matmul_naive") for f in naive), naive)
 
     def test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers(self):
         """Every broken kernel with its corpus options, every stub and every solution, on their
@@ -128,6 +156,13 @@ class ExecutionModels(unittest.TestCase):
             symbols = subprocess.run(["nm", str(binary)], capture_output=True, text=True).stdout
             for kernel in ["block_sum", "block_max", "reverse_window", "rotate_without_barrier"]:
                 self.assertRegex(symbols, rf"\.block_loop\.\S*{kernel}", kernel)
+            # The kernel with no barrier, which its loop invoker calls, has the inline checks.
+            compiled = subprocess.run([str(ROOT / "checker" / "nvcc"), "-O2", "-c", "-o", str(Path(folder) / "launches.o"),
+                                       str(HERE / "program_launches.cu")], env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD)),
+                                      capture_output=True, text=True, timeout=600)
+            self.assertEqual(compiled.returncode, 0, compiled.stdout + compiled.stderr)
+            checked = functions_with_inline_checks(Path(folder) / "launches.o")
+            self.assertTrue(any(re.match(r"_Z\d+rotate_without_barrier", f) for f in checked), checked)
             core = sorted(os.sched_getaffinity(0))[0]
             printed = {}
             for model in ["fibers", "loops"]:
