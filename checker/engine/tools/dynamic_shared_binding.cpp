@@ -159,6 +159,12 @@ void shared_after_extern(std::string& text) {
 void bind_dynamic_shared(std::string& text) {
   const std::string symbol = storage_symbol(text);
   if (symbol.empty()) return;
+  // The storage's alignment as a constant beside its definition, which the checks below compare
+  // with: g++ gives __alignof__ of a variable its type's alignment inside a template.
+  const std::string alignment = symbol + "_alignment";
+  const std::size_t defined = text.find(';', text.find(symbol));
+  if (defined == std::string::npos) return;
+  text.insert(defined + 1, " static constexpr unsigned long " + alignment + " = __alignof__(" + symbol + ");");
   shared_after_extern(text);
   const std::string label = " __asm__(\"" + symbol + "\")";
   const std::string declaration = std::string("extern ") + kSharedExpansion;
@@ -178,8 +184,8 @@ void bind_dynamic_shared(std::string& text) {
     arguments_of(text, start, semicolon, "aligned", alignments);
     std::string checks;
     for (const std::string& a : alignments)
-      checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= __alignof__(" + symbol +
-                "), \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
+      checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= " + alignment +
+                ", \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
                 "array cannot ask for a larger alignment\");";
     found.push_back(declared(text.substr(at + declaration.size(), open - at - declaration.size())));
     text.insert(semicolon + 1, checks);
