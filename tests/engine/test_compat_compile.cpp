@@ -51,7 +51,8 @@ void check_refused(const std::string& name, const std::string& source, const std
 // asm statements rewritten into calls of the engine (ptx_rewrite), then compiled. The headers
 // whose bindings are inline PTX (cuda/ptx, cuda/barrier) are only valid C++ after that step.
 test_support::ProcessResult compile_rewritten(const std::string& name, const std::string& source,
-                                              const std::string& compiler = KERNEL_CXX) {
+                                              const std::string& compiler = KERNEL_CXX,
+                                              const std::vector<std::string>& warnings = {}) {
   const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
   std::ofstream(base + ".cu") << source;
   // The cross target is clang's (--target=...); g++ checks the forms for this machine.
@@ -67,6 +68,7 @@ test_support::ProcessResult compile_rewritten(const std::string& name, const std
   std::vector<std::string> compile = {"-std=c++17", "-fsyntax-only", "-x", "c++", "-I" ENGINE_INCLUDE_DIR};
   if (compiler.find("clang") != std::string::npos) compile.insert(compile.begin(), "-ferror-limit=0");
   compile.insert(compile.end(), target.begin(), target.end());
+  compile.insert(compile.end(), warnings.begin(), warnings.end());
   compile.push_back(base + ".rewritten.cpp");
   return test_support::run_program(compiler, compile);
 }
@@ -247,6 +249,38 @@ TEST_CASE("compat: cuda::device::experimental's TMA functions and aligned __shar
       compile_rewritten("compat_guide_forms_gxx", std::string(kDynamicSharedStorage) + kGuideForms, GXX_FOR_TESTS);
   INFO(r.output);
   CHECK(r.exit_status == 0);
+}
+
+TEST_CASE("compat: the storage's alignment constant is written only for an extern __shared__ array that asks for one") {
+  // Unused, it would be a warning under -Wall in a program built with -Xcompiler -Wall.
+  const std::vector<std::string> unused = {"-Wunused-const-variable", "-Werror=unused-const-variable"};
+  for (const char* compiler : {KERNEL_CXX, GXX_FOR_TESTS}) {
+    if (std::string(compiler).empty() || std::string(compiler).find("NOTFOUND") != std::string::npos) continue;
+    CAPTURE(compiler);
+    const test_support::ProcessResult plain = compile_rewritten("compat_storage_unaligned", std::string(kDynamicSharedStorage) + R"(
+__global__ void k(float* out) {
+  extern __shared__ float staged[];
+  staged[threadIdx.x] = 1.0f;
+  out[threadIdx.x] = staged[threadIdx.x];
+}
+)", compiler, unused);
+    INFO(plain.output);
+    CHECK(plain.exit_status == 0);
+    const test_support::ProcessResult aligned = compile_rewritten("compat_storage_aligned", std::string(kDynamicSharedStorage) + R"(
+__global__ void k(float* out) {
+  extern __shared__ __align__(16) float staged[];
+  out[threadIdx.x] = staged[threadIdx.x];
+}
+)", compiler, unused);
+    INFO(aligned.output);
+    CHECK(aligned.exit_status == 0);
+  }
+  std::ifstream plain_file(std::string(TEST_PROGRAM_DIR) + "/compat_storage_unaligned.rewritten.cpp");
+  std::ifstream aligned_file(std::string(TEST_PROGRAM_DIR) + "/compat_storage_aligned.rewritten.cpp");
+  const std::string plain_text((std::istreambuf_iterator<char>(plain_file)), std::istreambuf_iterator<char>());
+  const std::string aligned_text((std::istreambuf_iterator<char>(aligned_file)), std::istreambuf_iterator<char>());
+  CHECK(plain_text.find("cuda_cpu_dynamic_shared_snippet_alignment") == std::string::npos);
+  CHECK(aligned_text.find("cuda_cpu_dynamic_shared_snippet_alignment") != std::string::npos);
 }
 
 TEST_CASE("compat: what cuda::device::experimental does not run, and an over-aligned extern __shared__, fail to compile") {

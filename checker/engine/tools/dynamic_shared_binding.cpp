@@ -159,12 +159,10 @@ void shared_after_extern(std::string& text) {
 void bind_dynamic_shared(std::string& text) {
   const std::string symbol = storage_symbol(text);
   if (symbol.empty()) return;
-  // The storage's alignment as a constant beside its definition, which the checks below compare
-  // with: g++ gives __alignof__ of a variable its type's alignment inside a template.
+  // The checks compare with the storage's alignment as a constant written beside its definition
+  // after the loop: g++ gives __alignof__ of a variable its type's alignment inside a template.
   const std::string alignment = symbol + "_alignment";
-  const std::size_t defined = text.find(';', text.find(symbol));
-  if (defined == std::string::npos) return;
-  text.insert(defined + 1, " static constexpr unsigned long " + alignment + " = __alignof__(" + symbol + ");");
+  bool checked = false;
   shared_after_extern(text);
   const std::string label = " __asm__(\"" + symbol + "\")";
   const std::string declaration = std::string("extern ") + kSharedExpansion;
@@ -187,10 +185,17 @@ void bind_dynamic_shared(std::string& text) {
       checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= " + alignment +
                 ", \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
                 "array cannot ask for a larger alignment\");";
+    checked = checked || !checks.empty();
     found.push_back(declared(text.substr(at + declaration.size(), open - at - declaration.size())));
     text.insert(semicolon + 1, checks);
     text.insert(close + 1, label);
     text.replace(at, keyword, "extern __thread");
+  }
+  // Only where a check reads it: an unused constant is a warning under -Wall.
+  if (checked) {
+    const std::size_t defined = text.find(';', text.find("thread_local unsigned char " + symbol));
+    if (defined != std::string::npos)
+      text.insert(defined + 1, " static constexpr unsigned long " + alignment + " = __alignof__(" + symbol + ");");
   }
 
   const std::size_t placeholder = text.find(kFactsPlaceholder);
