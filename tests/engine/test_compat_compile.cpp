@@ -50,9 +50,10 @@ void check_refused(const std::string& name, const std::string& source, const std
 // Compiles `source` as the CPU build compiles a kernel file with inline PTX: preprocessed, its
 // asm statements rewritten into calls of the engine (ptx_rewrite), then compiled. The headers
 // whose bindings are inline PTX (cuda/ptx, cuda/barrier) are only valid C++ after that step.
+// With `object`, compiled to <name>.o rather than only checked.
 test_support::ProcessResult compile_rewritten(const std::string& name, const std::string& source,
                                               const std::string& compiler = KERNEL_CXX,
-                                              const std::vector<std::string>& warnings = {}) {
+                                              const std::vector<std::string>& warnings = {}, bool object = false) {
   const std::string base = std::string(TEST_PROGRAM_DIR) + "/" + name;
   std::ofstream(base + ".cu") << source;
   // The cross target is clang's (--target=...); g++ checks the forms for this machine.
@@ -65,7 +66,11 @@ test_support::ProcessResult compile_rewritten(const std::string& name, const std
   if (r.exit_status != 0) return r;
   r = test_support::run_program(PTX_REWRITE_PATH, {base + ".ii", base + ".rewritten.cpp"});
   if (r.exit_status != 0) return r;
-  std::vector<std::string> compile = {"-std=c++17", "-fsyntax-only", "-x", "c++", "-I" ENGINE_INCLUDE_DIR};
+  std::vector<std::string> compile = {"-std=c++17", "-x", "c++", "-I" ENGINE_INCLUDE_DIR};
+  if (object)
+    compile.insert(compile.end(), {"-c", "-o", base + ".o"});
+  else
+    compile.push_back("-fsyntax-only");
   if (compiler.find("clang") != std::string::npos) compile.insert(compile.begin(), "-ferror-limit=0");
   compile.insert(compile.end(), target.begin(), target.end());
   compile.insert(compile.end(), warnings.begin(), warnings.end());
@@ -249,6 +254,45 @@ TEST_CASE("compat: cuda::device::experimental's TMA functions and aligned __shar
       compile_rewritten("compat_guide_forms_gxx", std::string(kDynamicSharedStorage) + kGuideForms, GXX_FOR_TESTS);
   INFO(r.output);
   CHECK(r.exit_status == 0);
+}
+
+// g++ once ignored the assembler label that bound a block-scope extern __shared__ array inside
+// a template to the storage, and the object asked for an undefined `staging::staged_in_template`
+// at link time (the gcc preset's engine tests did not link).
+TEST_CASE("compat: extern __shared__ arrays in templates, functions and at file scope all name the storage") {
+  for (const char* compiler : {KERNEL_CXX, GXX_FOR_TESTS}) {
+    if (std::string(compiler).empty() || std::string(compiler).find("NOTFOUND") != std::string::npos) continue;
+    CAPTURE(compiler);
+    const test_support::ProcessResult r = compile_rewritten("compat_storage_bound", std::string(kDynamicSharedStorage) + R"(
+namespace staging {
+template <class T, int Stage>
+__device__ T* stage(int i) {
+  extern __shared__ __align__(16) T staged_in_template[];
+  return staged_in_template + Stage * i;
+}
+template <int Rows>
+__device__ volatile float (&rows())[][Rows] {
+  extern __shared__ volatile float staged_rows[][Rows];
+  return staged_rows;
+}
+__device__ inline float* plain() {
+  extern __shared__ float staged_in_function[];
+  return staged_in_function;
+}
+}  // namespace staging
+extern __shared__ float staged_at_file_scope[];
+__global__ void k(float* out) {
+  out[0] = staging::stage<float, 2>(1)[0] + staging::rows<4>()[1][2] + staging::plain()[0] + staged_at_file_scope[0];
+}
+)", compiler, {}, true);
+    INFO(r.output);
+    REQUIRE(r.exit_status == 0);
+    const test_support::ProcessResult undefined =
+        test_support::run_program("nm", {"-u", std::string(TEST_PROGRAM_DIR) + "/compat_storage_bound.o"});
+    INFO(undefined.output);
+    CHECK(undefined.exit_status == 0);
+    CHECK(undefined.output.find("staged") == std::string::npos);
+  }
 }
 
 TEST_CASE("compat: the storage's alignment constant is written only for an extern __shared__ array that asks for one") {

@@ -1,9 +1,11 @@
 #include "dynamic_shared_binding.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <vector>
 
+#include "namespace_scopes.h"
 #include "shared_alignment.h"
 
 namespace {
@@ -154,6 +156,33 @@ void shared_after_extern(std::string& text) {
   }
 }
 
+// `const` and `volatile` among the words of [from, to), outside alignas(...) and
+// __attribute__((...)) groups: the qualifiers written before `extern`.
+std::string qualifiers_in(const std::string& text, std::size_t from, std::size_t to) {
+  const std::string words = without_groups(without_groups(text.substr(from, to - from), "alignas"), "__attribute__");
+  std::string out;
+  for (std::size_t i = 0; i < words.size();) {
+    if (!word_char(words[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < words.size() && word_char(words[end])) ++end;
+    const std::string word = words.substr(i, end - i);
+    if (word == "const" || word == "volatile") out += word + " ";
+    i = end;
+  }
+  return out;
+}
+
+// One `extern __shared__ T name[];` of the text, as found before any is rewritten.
+struct Declaration {
+  std::size_t start, at, open, close, semicolon;
+  bool block_scope;
+  std::string checks;
+  Declared declared;
+};
+
 }  // namespace
 
 void bind_dynamic_shared(std::string& text) {
@@ -164,32 +193,53 @@ void bind_dynamic_shared(std::string& text) {
   const std::string alignment = symbol + "_alignment";
   bool checked = false;
   shared_after_extern(text);
-  const std::string label = " __asm__(\"" + symbol + "\")";
   const std::string declaration = std::string("extern ") + kSharedExpansion;
-  const std::size_t keyword = sizeof "extern thread_local" - 1;
-  std::vector<Declared> found;
+  std::vector<Declaration> found;
   for (std::size_t at = text.find(declaration); at != std::string::npos; at = text.find(declaration, at + 1)) {
     std::size_t semicolon = text.find(';', at);
     if (semicolon == std::string::npos) break;
     std::size_t open = unknown_bound_open(text, at, semicolon);
     if (open == std::string::npos) continue;  // a sized extern __shared__ array: not dynamic
-    const std::size_t close = text.rfind(']', semicolon);  // the declarator's last bound
+    Declaration d{declaration_start(text, at), at, open, text.rfind(']', semicolon), semicolon, false, "", {}};
     // The alignments asked for: alignas before `extern` (moved there by move_shared_alignas,
     // or written so), and __align__ anywhere in the declaration.
-    const std::size_t start = declaration_start(text, at);
     std::vector<std::string> alignments;
-    arguments_of(text, start, at, "alignas", alignments);
-    arguments_of(text, start, semicolon, "aligned", alignments);
-    std::string checks;
+    arguments_of(text, d.start, at, "alignas", alignments);
+    arguments_of(text, d.start, semicolon, "aligned", alignments);
     for (const std::string& a : alignments)
-      checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= " + alignment +
-                ", \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
-                "array cannot ask for a larger alignment\");";
-    checked = checked || !checks.empty();
-    found.push_back(declared(text.substr(at + declaration.size(), open - at - declaration.size())));
-    text.insert(semicolon + 1, checks);
-    text.insert(close + 1, label);
-    text.replace(at, keyword, "extern __thread");
+      d.checks += " static_assert(::cuda_cpu::alignas_argument<" + a + ">() <= " + alignment +
+                  ", \"the CPU backend's dynamic shared memory starts at a 1024-byte boundary: an extern __shared__ "
+                  "array cannot ask for a larger alignment\");";
+    checked = checked || !d.checks.empty();
+    d.declared = declared(text.substr(at + declaration.size(), open - at - declaration.size()));
+    found.push_back(d);
+  }
+  if (!found.empty()) {
+    const NamespaceScopes scopes(text);
+    for (Declaration& d : found) d.block_scope = !scopes.at_namespace_scope(d.at);
+  }
+  // Rewritten from the last, so that the places found before stay where they are.
+  for (auto d = found.rbegin(); d != found.rend(); ++d) {
+    if (!d->block_scope || d->declared.name.empty() || d->declared.element_type.empty()) {
+      // At namespace scope: the name bound to the storage's symbol by an assembler label. __thread,
+      // because a C++ thread_local declared but not defined here would call an initialization
+      // wrapper that nothing defines.
+      text.insert(d->semicolon + 1, d->checks);
+      text.insert(d->close + 1, " __asm__(\"" + symbol + "\")");
+      text.replace(d->at, sizeof "extern thread_local" - 1, "extern __thread");
+      continue;
+    }
+    // In a function: a reference to the storage. g++ ignores an assembler label on a block-scope
+    // extern declaration inside a template (it names the namespace's variable instead), and the
+    // storage, defined at file scope before the kernel file, is in sight here. Lines keep their
+    // numbers.
+    const std::string bounds = text.substr(d->open, d->close + 1 - d->open);
+    const std::string type = qualifiers_in(text, d->start, d->at) + d->declared.element_type;
+    const std::string replaced = text.substr(d->start, d->semicolon + 1 - d->start);
+    const std::string newlines(static_cast<std::size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');
+    text.replace(d->start, replaced.size(),
+                 type + " (&" + d->declared.name + ")" + bounds + " = reinterpret_cast<" + type + " (&)" + bounds +
+                     ">(::" + symbol + ");" + d->checks + newlines);
   }
   // Only where a check reads it: an unused constant is a warning under -Wall.
   if (checked) {
@@ -201,7 +251,7 @@ void bind_dynamic_shared(std::string& text) {
   const std::size_t placeholder = text.find(kFactsPlaceholder);
   if (placeholder == std::string::npos) return;
   std::string facts = "namespace { constexpr const char* dynamic_shared_name = ";
-  const Declared* first = found.empty() || found[0].name.empty() ? nullptr : &found[0];
+  const Declared* first = found.empty() || found[0].declared.name.empty() ? nullptr : &found[0].declared;
   if (first) {
     const std::string element = names_a_file_scope_type(first->element_type) && !first->element_type.empty()
                                     ? "sizeof(" + first->element_type + ")"
