@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include <cstddef>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -17,14 +18,25 @@
 namespace engine::cpu {
 namespace {
 
+// Whether the function `fn` starts at `address`: its low_pc, or, for a function that g++ split
+// into a hot part and a cold one (`[clone .cold]`), which has address ranges instead, the start
+// of one of them.
+bool starts_at(Dwarf_Die* fn, Dwarf_Addr address) {
+  Dwarf_Addr low = 0;
+  if (dwarf_lowpc(fn, &low) == 0) return low == address;
+  Dwarf_Addr base = 0, start = 0, end = 0;
+  for (std::ptrdiff_t at = 0; (at = dwarf_ranges(fn, at, &base, &start, &end)) > 0;)
+    if (start == address) return true;
+  return false;
+}
+
 bool find_subprogram(Dwarf_Die* parent, Dwarf_Addr address, Dwarf_Die* found) {
   Dwarf_Die child;
   if (dwarf_child(parent, &child) != 0) return false;
   do {
     int tag = dwarf_tag(&child);
     if (tag == DW_TAG_subprogram) {
-      Dwarf_Addr low = 0;
-      if (dwarf_lowpc(&child, &low) == 0 && low == address) {
+      if (starts_at(&child, address)) {
         *found = child;
         return true;
       }
