@@ -272,6 +272,12 @@ function(kernel_cpu_flags out instrument)
   # 14's DWARF 5 file table). The compat
   # folder stands in for CUDA's own headers.
   set(flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # g++ folds a function whose code equals another's (two kernels with empty bodies, as a
+    # puzzle's stub has) into a copy that has no debug information of its own, which the engine
+    # needs for each kernel: every kernel keeps its own function.
+    list(APPEND flags -fno-ipa-icf)
+  endif()
   if(instrument)
     # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
     # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
