@@ -6,12 +6,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "checker" / "cli"))
 sys.path.insert(0, str(ROOT / "tests" / "support"))
+from run_one_test import run_tests  # noqa: E402
 
 
 def build_dir():
@@ -56,10 +56,4 @@ def tree_fingerprint(folder):
 
 def main():
     """unittest.main for one class; exits 77 when every test it ran was skipped."""
-    program = unittest.main(argv=[sys.argv[0]] + sys.argv[1:], exit=False, verbosity=1)
-    result = program.result
-    if result.testsRun and len(result.skipped) == result.testsRun and result.wasSuccessful():
-        for reason in sorted({why for _, why in result.skipped}):
-            print(f"SKIPPED: {reason}")
-        sys.exit(77)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    run_tests()
