@@ -176,7 +176,9 @@ function(add_kernel_library name)
   # apart as it is compiled (ptx_rewrite --localize-symbols, tools/localize_symbols.cpp): both
   # define the kernel's own names, and so does every other kernel file.
   add_library(${name}_cpu STATIC "${rewritten}")
-  set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${cpu_flags}")
+  kernel_codegen_flags(codegen_flags)
+  set(compile_flags ${cpu_flags} ${codegen_flags})
+  set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${compile_flags}")
   # Kernels that qualify also get an invoker that runs their threads as loops between barriers
   # (checker/engine/passes), where this build has the pass.
   get_property(block_loop_pass GLOBAL PROPERTY PUZZLES_BLOCK_LOOP_PASS)
@@ -272,12 +274,6 @@ function(kernel_cpu_flags out instrument)
   # 14's DWARF 5 file table). The compat
   # folder stands in for CUDA's own headers.
   set(flags -UNDEBUG -Wno-unknown-pragmas -Wno-ignored-attributes -g -gdwarf-4)
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    # g++ folds a function whose code equals another's (two kernels with empty bodies, as a
-    # puzzle's stub has) into a copy that has no debug information of its own, which the engine
-    # needs for each kernel: every kernel keeps its own function.
-    list(APPEND flags -fno-ipa-icf)
-  endif()
   if(instrument)
     # AddressSanitizer's instrumentation in "call a function for every access" mode, linked
     # without its runtime: the engine implements the functions (asan_callbacks.cpp). Unlike
@@ -296,6 +292,21 @@ function(kernel_cpu_flags out instrument)
          -mllvm -asan-use-stack-safety=0)
   endif()
 
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# kernel_codegen_flags(<out>)
+#
+# What compiling a kernel file needs besides kernel_cpu_flags, and what reads it without
+# compiling it (the editors' database, for clangd) must not get: flags for the code only.
+function(kernel_codegen_flags out)
+  set(flags "")
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # g++ folds a function whose code equals another's (two kernels with empty bodies, as a
+    # puzzle's stub has) into a copy that has no debug information of its own, which the engine
+    # needs for each kernel: every kernel keeps its own function. (clang has no such flag.)
+    list(APPEND flags -fno-ipa-icf)
+  endif()
   set(${out} "${flags}" PARENT_SCOPE)
 endfunction()
 

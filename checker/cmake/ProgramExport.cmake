@@ -54,6 +54,7 @@ block(SCOPE_FOR VARIABLES)
     set(${out} "[${joined}]" PARENT_SCOPE)
   endfunction()
   kernel_cpu_flags(cpu_flags "${PUZZLES_INSTRUMENTED}")
+  kernel_codegen_flags(codegen_flags)
   string(TOUPPER "${CMAKE_BUILD_TYPE}" type)
   separate_arguments(cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${type}}")
   set(engine_include "${PROJECT_SOURCE_DIR}/checker/engine/include")
@@ -61,7 +62,8 @@ block(SCOPE_FOR VARIABLES)
                       "-I${PROJECT_SOURCE_DIR}/checker/lib/include")
   _json_words(prepare "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -O2
               ${cpu_flags} ${course_includes})
-  _json_words(compile "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} ${cxx_flags} ${cpu_flags} ${course_includes} -c)
+  _json_words(compile "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} ${cxx_flags} ${cpu_flags} ${codegen_flags}
+              ${course_includes} -c)
   # Added to compile_cu where a file's kernels may run as loops between barriers
   # (checker/engine/passes): not where nvcc's two passes are joined, whose host pass's copies of
   # the kernels must not be the ones that run. Empty where this build has no pass.

@@ -147,7 +147,13 @@ class SharedCollector {
 
   void function(Dwarf_Die* fn) {
     if (!visit(fn)) return;
-    scope(fn, linkage_name(fn));
+    const std::string owner = linkage_name(fn);
+    scope(fn, owner);
+    // g++ keeps the static locals of a function that it also inlined somewhere in the function's
+    // abstract entry, which the out-of-line copy's entry names as its origin (clang puts them in
+    // the copy's own entry).
+    Dwarf_Die origin;
+    if (referenced(fn, DW_AT_abstract_origin, &origin) && visit(&origin)) statics(&origin, owner);
   }
 
  private:
