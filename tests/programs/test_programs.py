@@ -45,6 +45,19 @@ def instrumented():
         return True
 
 
+def block_loop_pass():
+    """Whether the build compiles kernels with the block-loop pass, which keeps a warp's lanes in
+    step at volatile accesses (cuda_cpu/volatile_step.h)."""
+    settings = Path(os.environ.get("PROGRAM_BUILD_DIR", ROOT / "build" / "default")) / "program-export" / "settings.cmake"
+    try:
+        return "set(PROGRAM_EXPORT_PUZZLES_BLOCK_LOOP_PASS [==[]==])" not in settings.read_text(encoding="utf-8")
+    except OSError:
+        return True
+
+
+# Methods that need the block-loop pass.
+NEEDS_PASS = {"test_warp_synchronous_code_through_volatile_gets_what_lockstep_lanes_get"}
+
 # Methods that need instrumented kernels (with g++, PRESET=gcc, a write past the end is only a canary).
 NEEDS_INSTRUMENTATION = {"test_an_out_of_bounds_write_is_printed_and_in_the_json_document",
                          "test_a_race_only_between_lanes_of_one_warp_names_syncwarp"}
@@ -182,6 +195,18 @@ class Programs(unittest.TestCase):
         self.assertIn("Shared-memory race: in block (0,0), values[", launch3)
         self.assertNotIn(warp_sentence, launch3)
 
+    def test_warp_synchronous_code_through_volatile_gets_what_lockstep_lanes_get(self):
+        done = run("volatile_lockstep.cu")
+        # The program's own status is 0; checker/run's is 1, for the findings.
+        self.assertIn("The program exited with status 0.", done.stderr)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("shared memory: 48 of 48 sums right", done.stdout)
+        self.assertIn("global memory: 48 of 48 sums right", done.stdout)
+        self.assertIn("neighbours' words seen after the write: 32 of 32", done.stdout)
+        # In shared memory the lanes still race (no __syncwarp()): the backend says so.
+        self.assertIn("3 launches; findings or errors in launch 1 (above).", done.stderr)
+        self.assertIn("Shared-memory race: in block (0,0), partial[", done.stderr)
+
     def test_an_out_of_bounds_write_is_printed_and_in_the_json_document(self):
         done = run("off_by_one.cu")
         self.assertEqual(done.returncode, 1)
@@ -278,6 +303,10 @@ class OnTheGpu(unittest.TestCase):
         self.assertIn("5000 more buffers: 5000 given, cudaSuccess", done.stdout, done.stderr)
         self.assertIn("a 3 GiB buffer: cudaSuccess", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        done = run("volatile_lockstep.cu", "--backend=gpu")
+        self.assertIn("global memory: 48 of 48 sums right", done.stdout, done.stderr)
+        self.assertIn("neighbours' words seen after the write: 32 of 32", done.stdout, done.stderr)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         done = run("libcu_headers.cu", "--backend=gpu")
         self.assertIn("counted 256, largest 2147483644: 0 wrong", done.stdout, done.stderr)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
@@ -294,6 +323,10 @@ if __name__ == "__main__":
             why = gpu_present() if case is OnTheGpu else None
             if why:
                 print(f"SKIPPED: --backend=gpu needs a GPU and nvcc ({why})")
+                sys.exit(77)
+            if name in NEEDS_PASS and not block_loop_pass():
+                print("SKIPPED: this build has no block-loop pass (Debian package llvm-dev: the LLVM of the build's "
+                      "clang; a g++ build has none), so a warp's lanes do not keep in step at volatile accesses")
                 sys.exit(77)
             if name in NEEDS_INSTRUMENTATION and not instrumented():
                 print("SKIPPED: this build's kernels are not instrumented (g++), so a finding names no thread")

@@ -15,6 +15,9 @@
 // invokers are made, it puts the common cases of the access checks inline in front of the
 // kernels' plain loads and stores (inline_checks.h), which the instrumentation then leaves alone.
 //
+// First of all, it puts the engine's step in front of volatile accesses of memory, where the
+// lanes of a warp keep in step as code written for lockstep warps expects (volatile_steps.h).
+//
 // CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
 // those that stay on fibers, why.
 #include <cstdlib>
@@ -38,6 +41,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "transform.h"
+#include "volatile_steps.h"
 
 namespace block_loops {
 namespace {
@@ -180,8 +184,10 @@ struct KeepKernelsApart : PassInfoMixin<KeepKernelsApart> {
 
 struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    // Every kernel's, whichever model it runs on, and wherever it is launched from.
-    const bool quieted = quiet_builtin_variable_reads(m);
+    // Every kernel's, whichever model it runs on, and wherever it is launched from. The steps
+    // come first: a kernel that takes them stays on fibers.
+    const bool stepped = insert_volatile_steps(m);
+    const bool quieted = quiet_builtin_variable_reads(m) || stepped;
     std::vector<Function*> invokers = marked_invokers(m, CUDA_CPU_LOOP_ENTRY_ANNOTATION);
     std::vector<Function*> dispatches = marked_invokers(m, CUDA_CPU_LOOP_DISPATCH_ANNOTATION);
     if (invokers.empty() && dispatches.empty())

@@ -1,6 +1,7 @@
 #include "eligibility.h"
 
 #include "cuda_cpu/block_loop_names.h"
+#include "cuda_cpu/volatile_step.h"
 
 #include <map>
 #include <set>
@@ -108,7 +109,10 @@ class CallGraphFacts {
     }
     if (is_barrier(callee)) return;
     if (callee->isDeclaration()) {
-      if (!never_switches(callee->getName())) blocker = "a call to " + callee->getName().str();
+      if (callee->getName() == CUDA_CPU_VOLATILE_STEP_NAME(CUDA_CPU_VOLATILE_STEP))
+        blocker = "volatile accesses, where the lanes of a warp keep in step";
+      else if (!never_switches(callee->getName()))
+        blocker = "a call to " + callee->getName().str();
       return;
     }
     summary = &of(*callee);

@@ -19,8 +19,10 @@ struct CudaThread {
   unsigned warp = 0, lane = 0;
   // blocked: at a named barrier, an mbarrier or a warpgroup collective (`wait` says which).
   // converging: at coalesced_threads(), until the lanes that reach it together are known.
+  // stepping: at a volatile access, until the other lanes of its warp that run reach one too
+  // (cuda_cpu/volatile_step.h).
   enum class State : std::uint8_t {
-    ready, at_barrier, at_warp_collective, converging, blocked, exited, aborted
+    ready, at_barrier, at_warp_collective, converging, stepping, blocked, exited, aborted
   } state = State::ready;
   unsigned converged = 0;  // the lanes of its last coalesced_threads() group
   WaitReason wait;

@@ -372,6 +372,45 @@ bool Worker::release_converged() {
   return true;
 }
 
+void Worker::volatile_step() {
+  CudaThread& t = current();
+  unsigned first = t.warp * kWarpSize, end = std::min(first + kWarpSize, n_);
+  bool partner = false;
+  for (unsigned i = first; i < end && !partner; ++i) {
+    if (i == t.linear) continue;
+    CudaThread::State s = threads_[i].state;
+    // A lane at a barrier is either done for this phase, or released by it and not started yet
+    // (a lane released from any other wait is ready again at once).
+    partner = s == CudaThread::State::ready || s == CudaThread::State::stepping ||
+              (s == CudaThread::State::at_barrier && runs_later_in_phase(i));
+  }
+  if (!partner) return;  // alone: nothing can come between its accesses
+  t.state = CudaThread::State::stepping;
+  ++stepping_;
+  wait_here(t.linear);
+  t.state = CudaThread::State::ready;
+}
+
+bool Worker::runs_later_in_phase(unsigned thread) const {
+  for (std::size_t i = pos_; i < queue_.size(); ++i)
+    if (queue_[i] == thread) return true;
+  return false;
+}
+
+// Every lane that could run has reached its step (or stopped elsewhere): each takes its access.
+bool Worker::release_stepping() {
+  if (stepping_ == 0) return false;
+  queue_.clear();
+  pos_ = 0;
+  for (CudaThread& t : threads_)
+    if (t.state == CudaThread::State::stepping) {
+      t.state = CudaThread::State::ready;
+      queue_.push_back(t.linear);
+    }
+  stepping_ = 0;
+  return true;
+}
+
 void Worker::warp_misuse(WarpOp op, unsigned lane, const MisuseFacts& facts) {
   CudaThread& t = current();
   RawFinding f{};
@@ -469,6 +508,7 @@ void Worker::begin_block(std::uint64_t block) {
   }
   for (auto& warp_meetings : meetings_) warp_meetings.clear();
   converging_.clear();
+  stepping_ = 0;
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
   sync_.reset(n_);
   checks_.new_block();
@@ -506,6 +546,8 @@ Worker::Turn Worker::run_turn(bool last, bool& ran) {
       pos_ = 0;
       continue;
     }
+    // Lanes at a volatile step first: they may go on to a coalesced_threads() that others wait at.
+    if (release_stepping()) continue;
     if (release_converged()) continue;
     if (sync_.land_awaited_copies && resume_after_landing()) continue;
     if (cluster_ && plan_.report->stop.load()) {
@@ -621,8 +663,10 @@ void Worker::stop_waiting_threads() {
   std::vector<unsigned> waiting;
   for (const CudaThread& t : threads_)
     if (t.state == CudaThread::State::at_barrier || t.state == CudaThread::State::at_warp_collective ||
-        t.state == CudaThread::State::converging || t.state == CudaThread::State::blocked)
+        t.state == CudaThread::State::converging || t.state == CudaThread::State::stepping ||
+        t.state == CudaThread::State::blocked)
       waiting.push_back(t.linear);
+  stepping_ = 0;
   if (waiting.empty()) return;
   if (loops_) {
     // A thread run as loops waits in no call: there is nothing to unwind (the pass keeps to
@@ -652,7 +696,7 @@ void Worker::record_divergence(FindingKind kind, const char* op, unsigned warp, 
     bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
     // The lane that arrived at a different collective waits at its own op; lanes still running
     // have not arrived anywhere yet (their last wait line is stale): no line for them.
-    bool running = &t != arriving && t.state == CudaThread::State::ready;
+    bool running = &t != arriving && (t.state == CudaThread::State::ready || t.state == CudaThread::State::stepping);
     const char* at = exited || running ? "" : &t == arriving ? op : waits_at(t, meetings_);
     unsigned line = exited || running ? 0 : t.wait_line;
     const char* file = exited || running ? "" : t.wait_file;
@@ -833,7 +877,7 @@ void Worker::record_deadlock() {
   };
   for (const CudaThread& t : threads_) {
     bool exited = t.state == CudaThread::State::exited || t.state == CudaThread::State::aborted;
-    bool running = t.state == CudaThread::State::ready;
+    bool running = t.state == CudaThread::State::ready || t.state == CudaThread::State::stepping;
     if (running) continue;
     if (first) f.thread = t.linear, first = false;
     const char* at = exited ? "" : waits_at(t, meetings_);

@@ -93,6 +93,9 @@ class Worker {
   // cooperative_groups::coalesced_threads(): the lanes of the caller's warp that reach this call
   // (line, file) together, as a mask of warp lanes.
   unsigned coalesce(unsigned line, const char* file);
+  // At a volatile access (cuda_cpu/volatile_step.h): the running thread waits until every other
+  // lane of its warp that still runs in this phase has reached a step too.
+  void volatile_step();
 
   // Waits other than __syncthreads() and warp collectives (block_sync.h). The running thread
   // stops until release() puts it back in the queue; if nothing can release it, the phase ends
@@ -140,6 +143,8 @@ class Worker {
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
+  bool release_stepping();      // true when lanes waiting at a volatile step were released
+  bool runs_later_in_phase(unsigned thread) const;  // queued, and not started since
   void stop_waiting_threads();
   // `self` and `target` are threads (n_: the scheduler); each runs on the fiber fiber_of_ names.
   void switch_to(unsigned self, unsigned target);
@@ -169,6 +174,7 @@ class Worker {
     unsigned arrived;
   };
   std::vector<ConvergencePoint> converging_;
+  unsigned stepping_ = 0;  // lanes waiting at a volatile step
   const char* completing_name_ = nullptr;  // the PTX instruction whose collective is being completed
   std::vector<std::uint32_t> warp_syncs_;
   unsigned running_ = 0;
