@@ -10,6 +10,7 @@
 #include "backend_fixture.h"
 #include "engine/device_array.h"
 #include "engine/kernel.h"
+#include "volatile_step_hopper_kernels_kernels.h"
 #include "volatile_step_kernels_kernels.h"
 
 using engine::DeviceArray;
@@ -21,6 +22,7 @@ using engine::RunOptions;
 namespace {
 
 namespace k = kernels::volatile_step_kernels;
+namespace kh = kernels::volatile_step_hopper_kernels;
 
 const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
                                        engine::ThreadOrder::shuffled};
@@ -40,7 +42,7 @@ bool steps_or_skip(const engine::Backend& backend) {
 std::string describe(const LaunchResult& r) {
   std::string text = std::string("rejected: ") + engine::to_string(r.rejected.why) + "\n";
   for (const auto& finding : r.findings)
-    text += std::to_string(static_cast<int>(finding.kind)) + " line " + std::to_string(finding.at.line) + ": " +
+    text += std::to_string(static_cast<int>(finding.kind)) + " line " + std::to_string(finding.at.line) + " thread " + std::to_string(finding.where.thread.x) + " after " + std::to_string(finding.other.thread.x) + " at " + std::to_string(finding.other_at.line) + ": " +
             finding.detail + "\n";
   return text;
 }
@@ -121,5 +123,44 @@ BACKEND_TEST("volatile: lanes that leave a loop early leave the others in step a
     INFO(describe(r));
     REQUIRE(r.clean());
     CHECK(seen.download() == expected);
+  }
+}
+
+BACKEND_TEST("volatile: threads spinning on a lock let its holder go on from a volatile step") {
+  if (!steps_or_skip(backend)) return;
+  auto count = engine::Kernel<void(int*, int*)>(k::cpu_count_under_lock(), k::gpu_count_under_lock());
+  DeviceArray<int> lock(backend, 1, "lock"), counter(backend, 1, "counter");
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    lock.upload({0});
+    counter.upload({0});
+    RunOptions options;
+    options.order = order;
+    LaunchResult r = engine::launch(backend, count, LaunchConfig{2, 64}, options, lock.get(), counter.get());
+    INFO(describe(r));
+    REQUIRE(r.clean());
+    CHECK(counter.download() == std::vector<int>{128});
+  }
+}
+
+BACKEND_TEST("volatile: a thread polling an mbarrier lets the lanes at their steps go on to arrive") {
+  if (!steps_or_skip(backend)) return;
+  auto sum = engine::Kernel<void(int*, int*)>(kh::cpu_warp_sum_then_arrive(), kh::gpu_warp_sum_then_arrive());
+  if (backend.limits().compute_capability != 90) {
+    test_support::note_skipped("mbarriers need a Hopper GPU (compute capability 9.0)");
+    return;
+  }
+  DeviceArray<int> data(backend, kBlocks * kValues, "data"), sums(backend, 2 * kBlocks, "sums");
+  std::vector<int> expected = block_sums(values());
+  expected.insert(expected.end(), expected.begin(), expected.end());  // the warp's, then the poller's
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    data.upload(values());
+    RunOptions options;
+    options.order = order;
+    LaunchResult r = engine::launch(backend, sum, LaunchConfig{kBlocks, 64}, options, data.get(), sums.get());
+    INFO(describe(r));
+    REQUIRE(r.clean());
+    CHECK(sums.download() == expected);
   }
 }

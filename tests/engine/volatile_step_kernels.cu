@@ -47,3 +47,18 @@ __global__ void warp_shift(int* words, int* seen) {
   __syncwarp();
   seen[threadIdx.x] = words[base + (lane + 1) % 32];
 }
+
+// Every thread in turn takes a lock, adds one through a volatile pointer and lets it go: lanes
+// that spin on the lock while its holder waits at a volatile step must let the holder go on
+// (a deadlock before Volta; GPUs since run it to the end).
+__global__ void count_under_lock(int* lock, int* counter) {
+  for (bool done = false; !done;) {
+    if (atomicCAS(lock, 0, 1) == 0) {
+      volatile int* c = counter;
+      *c = *c + 1;
+      __threadfence();
+      atomicExch(lock, 0);
+      done = true;
+    }
+  }
+}

@@ -74,6 +74,7 @@ void cuda_cpu::note_atomic(const void* address, unsigned size) {
   current_worker->checks().atomic_access(reinterpret_cast<std::uintptr_t>(address), size,
                                          reinterpret_cast<engine::cpu::Site>(__builtin_return_address(0)),
                                          *current_thread);
+  current_worker->atomic_step();
 }
 
 void cuda_cpu::trap(unsigned line, const char* file) {

@@ -385,9 +385,19 @@ void Worker::volatile_step() {
               (s == CudaThread::State::at_barrier && runs_later_in_phase(i));
   }
   if (!partner) return;  // alone: nothing can come between its accesses
+  wait_at_step();
+}
+
+void Worker::atomic_step() {
+  if (stepping_ != 0 || stepped_ != 0) wait_at_step();
+}
+
+void Worker::wait_at_step() {
+  CudaThread& t = current();
   t.state = CudaThread::State::stepping;
   ++stepping_;
   wait_here(t.linear);
+  --stepped_;
   t.state = CudaThread::State::ready;
 }
 
@@ -407,6 +417,7 @@ bool Worker::release_stepping() {
       t.state = CudaThread::State::ready;
       queue_.push_back(t.linear);
     }
+  stepped_ += stepping_;
   stepping_ = 0;
   return true;
 }
@@ -508,7 +519,7 @@ void Worker::begin_block(std::uint64_t block) {
   }
   for (auto& warp_meetings : meetings_) warp_meetings.clear();
   converging_.clear();
-  stepping_ = 0;
+  stepping_ = stepped_ = 0;
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
   sync_.reset(n_);
   checks_.new_block();
@@ -666,7 +677,7 @@ void Worker::stop_waiting_threads() {
         t.state == CudaThread::State::converging || t.state == CudaThread::State::stepping ||
         t.state == CudaThread::State::blocked)
       waiting.push_back(t.linear);
-  stepping_ = 0;
+  stepping_ = stepped_ = 0;
   if (waiting.empty()) return;
   if (loops_) {
     // A thread run as loops waits in no call: there is nothing to unwind (the pass keeps to
@@ -763,6 +774,7 @@ void Worker::yield_current() {
   // No other thread can run: the others wait, some perhaps for tensor copies still in flight.
   // A polling thread waits too, so those copies land now, as they would once every thread had
   // stopped; if none lands, this thread goes on polling (it must never switch to itself).
+  if (pos_ >= queue_.size() && stepping_ != 0) release_stepping();  // they run before it polls again
   if (pos_ >= queue_.size()) {
     if (sync_.land_awaited_copies) sync_.land_awaited_copies();
     if (pos_ >= queue_.size()) return;

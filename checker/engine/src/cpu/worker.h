@@ -96,6 +96,10 @@ class Worker {
   // At a volatile access (cuda_cpu/volatile_step.h): the running thread waits until every other
   // lane of its warp that still runs in this phase has reached a step too.
   void volatile_step();
+  // At an atomic: while lanes wait at a volatile step or are released from one and not yet on
+  // their way, the running thread waits with them, so that a lane spinning on an atomic (a
+  // lock, a flag) lets them go on to what it waits for.
+  void atomic_step();
 
   // Waits other than __syncthreads() and warp collectives (block_sync.h). The running thread
   // stops until release() puts it back in the queue; if nothing can release it, the phase ends
@@ -145,6 +149,7 @@ class Worker {
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
   bool release_stepping();      // true when lanes waiting at a volatile step were released
   bool runs_later_in_phase(unsigned thread) const;  // queued, and not started since
+  void wait_at_step();
   void stop_waiting_threads();
   // `self` and `target` are threads (n_: the scheduler); each runs on the fiber fiber_of_ names.
   void switch_to(unsigned self, unsigned target);
@@ -175,6 +180,7 @@ class Worker {
   };
   std::vector<ConvergencePoint> converging_;
   unsigned stepping_ = 0;  // lanes waiting at a volatile step
+  unsigned stepped_ = 0;   // lanes released from one and not yet on their way
   const char* completing_name_ = nullptr;  // the PTX instruction whose collective is being completed
   std::vector<std::uint32_t> warp_syncs_;
   unsigned running_ = 0;
