@@ -183,6 +183,28 @@ class ExecutionModels(unittest.TestCase):
         self.assertIn("Shared-memory race: in block (0,0), staged[1] was read by thread (0,0) at line 62 of "
                       "program_launches.cu and written by thread (1,0) at line 61", output)
 
+    def test_warp_synchronous_code_through_volatile_stays_on_fibers_and_keeps_lanes_in_step(self):
+        """Kernels whose lanes sum through a volatile pointer with no __syncwarp(): the pass puts
+        the engine's steps around their volatile accesses, keeps them on fibers and says why, and
+        the program gets the sums lanes in lockstep get (cuda_cpu/volatile_step.h)."""
+        require_pass()
+        source = ROOT / "tests" / "programs" / "volatile_lockstep.cu"
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / "volatile_lockstep"
+            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-O2", "-o", str(binary), str(source)],
+                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD), CUDA_CPU_LOOP_REPORT="1"),
+                                   capture_output=True, text=True, timeout=600)
+            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            for kernel in ["last_warp_sum_global", "last_warp_sum_shared", "neighbour_after_volatile_write"]:
+                self.assertRegex(built.stderr, rf"block loops: \S*{kernel}\S* \(launched through its address\): fibers "
+                                               r"\(volatile accesses, where the lanes of a warp keep in step\)")
+            for model in ["fibers", "loops"]:
+                done = subprocess.run([str(binary)], env=dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model),
+                                      capture_output=True, text=True, timeout=600)
+                self.assertEqual(done.returncode, 1, model + ": " + done.stdout + done.stderr)  # the race
+                self.assertEqual(done.stdout, "shared memory: 48 of 48 sums right\nglobal memory: 48 of 48 sums right\n"
+                                              "neighbours' words seen after the write: 32 of 32\n", model)
+
     def test_a_program_whose_kernels_differ_between_nvccs_passes_runs_the_device_pass_on_both_models(self):
         """A kernel with a barrier and code under #ifdef __CUDA_ARCH__: the host pass's copy,
         made into loops, would run its own code (it once did: "arch -1")."""
