@@ -36,23 +36,27 @@ def gpu_present():
     return None if "GPU " in listed else "nvidia-smi lists no GPU"
 
 
-def instrumented():
-    """Whether the build's kernels are instrumented (clang): loads and stores name their thread."""
+def export_settings():
+    """How the build compiles programs (checker/cmake/ProgramExport.cmake's settings.cmake), or
+    None where it has not written them yet (then the tests assume a clang build with the pass)."""
     settings = Path(os.environ.get("PROGRAM_BUILD_DIR", ROOT / "build" / "default")) / "program-export" / "settings.cmake"
     try:
-        return "set(PROGRAM_EXPORT_PUZZLES_INSTRUMENTED [==[ON]==])" in settings.read_text(encoding="utf-8")
+        return settings.read_text(encoding="utf-8")
     except OSError:
-        return True
+        return None
+
+
+def instrumented():
+    """Whether the build's kernels are instrumented (clang): loads and stores name their thread."""
+    text = export_settings()
+    return text is None or "set(PROGRAM_EXPORT_PUZZLES_INSTRUMENTED [==[ON]==])" in text
 
 
 def block_loop_pass():
     """Whether the build compiles kernels with the block-loop pass, which keeps a warp's lanes in
     step at volatile accesses (cuda_cpu/volatile_step.h)."""
-    settings = Path(os.environ.get("PROGRAM_BUILD_DIR", ROOT / "build" / "default")) / "program-export" / "settings.cmake"
-    try:
-        return "set(PROGRAM_EXPORT_PUZZLES_BLOCK_LOOP_PASS [==[]==])" not in settings.read_text(encoding="utf-8")
-    except OSError:
-        return True
+    text = export_settings()
+    return text is None or "set(PROGRAM_EXPORT_PUZZLES_BLOCK_LOOP_PASS [==[]==])" not in text
 
 
 # Methods that need the block-loop pass.
