@@ -3,11 +3,13 @@
 // (solutions/p01_naive.cu), the classic 16 x 16 tiled kernel (solutions/p04_tiled.cu) and a
 // register-tiled one with float4 reads from shared memory (puzzle 7's padded kernel,
 // solutions/p07_bank_conflicts.cu). Each figure is the median of
-// several runs, and each result is checked against the loop's.
+// several runs, and each result is checked against the loop's. A second argument keeps only the
+// rows whose label contains it (for a profile of one kernel: `cpu_engine_bench 5 "tiled 16x16, plain"`).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -43,8 +45,9 @@ double triple_loop_ms(const checker::Problem& in, std::vector<float>& c) {
 // Launches `run` `runs` times; prints the median and checks the last result against the loop's.
 // Returns false (after saying why) when a launch fails or the result is wrong.
 template <typename Launch>
-bool time_row(int n, const char* label, int runs, double loop_ms, const std::vector<float>& loop_c,
+bool time_row(const char* only, int n, const char* label, int runs, double loop_ms, const std::vector<float>& loop_c,
               engine::DeviceArray<float>& c, Launch run) {
+  if (only != nullptr && std::strstr(label, only) == nullptr) return true;
   std::vector<double> times;
   engine::LaunchResult last;
   for (int r = 0; r < runs; ++r) {
@@ -72,8 +75,9 @@ bool time_row(int n, const char* label, int runs, double loop_ms, const std::vec
 
 int main(int argc, char** argv) {
   int runs = argc > 1 ? std::atoi(argv[1]) : 5;
-  if (runs < 1) {
-    std::fprintf(stderr, "usage: cpu_engine_bench [RUNS]   (RUNS >= 1, default 5)\n");
+  const char* only = argc > 2 ? argv[2] : nullptr;
+  if (runs < 1 || argc > 3) {
+    std::fprintf(stderr, "usage: cpu_engine_bench [RUNS [KERNEL]]   (RUNS >= 1, default 5; KERNEL: a part of a row's label)\n");
     return 2;
   }
   auto backend = engine::open_backend(engine::BackendChoice::cpu).backend;
@@ -115,12 +119,12 @@ int main(int argc, char** argv) {
                               n, n);
       };
     };
-    if (!time_row(n, "naive, plain", runs, loop_ms, loop_c, c, launch_tiled(naive_plain)) ||
-        !time_row(n, "naive, instrumented", runs, loop_ms, loop_c, c, launch_tiled(naive_checked)) ||
-        !time_row(n, "tiled 16x16, plain", runs, loop_ms, loop_c, c, launch_tiled(tiled_plain)) ||
-        !time_row(n, "tiled 16x16, instrumented", runs, loop_ms, loop_c, c, launch_tiled(tiled_checked)) ||
-        !time_row(n, "register-tiled, plain", runs, loop_ms, loop_c, c, launch_register_tiled(register_plain)) ||
-        !time_row(n, "register-tiled, instrumented", runs, loop_ms, loop_c, c, launch_register_tiled(register_checked)))
+    if (!time_row(only, n, "naive, plain", runs, loop_ms, loop_c, c, launch_tiled(naive_plain)) ||
+        !time_row(only, n, "naive, instrumented", runs, loop_ms, loop_c, c, launch_tiled(naive_checked)) ||
+        !time_row(only, n, "tiled 16x16, plain", runs, loop_ms, loop_c, c, launch_tiled(tiled_plain)) ||
+        !time_row(only, n, "tiled 16x16, instrumented", runs, loop_ms, loop_c, c, launch_tiled(tiled_checked)) ||
+        !time_row(only, n, "register-tiled, plain", runs, loop_ms, loop_c, c, launch_register_tiled(register_plain)) ||
+        !time_row(only, n, "register-tiled, instrumented", runs, loop_ms, loop_c, c, launch_register_tiled(register_checked)))
       return 1;
   }
   std::printf("ratio: the CPU backend's time over the plain triple loop's (one core, same compiler)\n");
