@@ -27,14 +27,33 @@ bool derives_address(const User* user) {
   return false;
 }
 
+constexpr const char* kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+
+// The engine's own: declared here, thread-local, and of CUDA's uint3 (12 bytes).
+bool is_builtin_variable(const GlobalVariable& variable) { return variable.isDeclaration() && variable.isThreadLocal(); }
+
 }  // namespace
+
+bool reads_builtin_variable(const LoadInst& load) {
+  if (load.isVolatile()) return false;
+  const Value* address = load.getPointerOperand();
+  for (;;) {
+    if (const auto* variable = dyn_cast<GlobalVariable>(address)) {
+      for (const char* name : kBuiltinNames)
+        if (variable->getName() == name) return is_builtin_variable(*variable);
+      return false;
+    }
+    const auto* user = dyn_cast<User>(address);
+    if (!user || !derives_address(user) || user->getNumOperands() == 0) return false;
+    address = user->getOperand(0);
+  }
+}
 
 bool quiet_builtin_variable_reads(Module& m) {
   std::vector<Value*> addresses;
-  for (const char* name : {"threadIdx", "blockIdx", "blockDim", "gridDim"}) {
+  for (const char* name : kBuiltinNames) {
     GlobalVariable* variable = m.getNamedGlobal(name);
-    // The engine's own: declared here, thread-local, and of CUDA's uint3 (12 bytes).
-    if (variable && variable->isDeclaration() && variable->isThreadLocal()) addresses.push_back(variable);
+    if (variable && is_builtin_variable(*variable)) addresses.push_back(variable);
   }
   if (addresses.empty()) return false;
   std::vector<LoadInst*> reads;

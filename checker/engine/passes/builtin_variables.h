@@ -6,6 +6,7 @@
 #pragma once
 
 namespace llvm {
+class LoadInst;
 class Module;
 }
 
@@ -15,5 +16,9 @@ namespace block_loops {
 // follows leaves it alone. Only loads: a copy out of them (a memcpy) may write device memory,
 // and stays checked. Returns whether it marked any.
 bool quiet_builtin_variable_reads(llvm::Module& m);
+
+// Whether `load` reads one of those variables (at its address, an offset or a cast of it). What it
+// reads stays the same for a CUDA thread from its start to its end.
+bool reads_builtin_variable(const llvm::LoadInst& load);
 
 }  // namespace block_loops

@@ -6,6 +6,7 @@
 
 #include "cuda_cpu/block_loop_names.h"
 #include "eligibility.h"
+#include "rematerialize.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -99,6 +100,8 @@ LoopShape make_resumable(Function& f) {
   for (BasicBlock* after : resume_at)
     for (Instruction* value : in[after])
       if (!isa<AllocaInst>(value)) crossing.insert(value);
+  // What stays the same for the thread is computed again where it is used (rematerialize.h).
+  crossing = rematerialize_invariants(f, crossing);
   std::vector<Instruction*> ordered;  // in program order, so that the frame's layout is reproducible
   for (BasicBlock& b : f)
     for (Instruction& i : b)
