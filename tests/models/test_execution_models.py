@@ -183,6 +183,29 @@ class ExecutionModels(unittest.TestCase):
         self.assertIn("Shared-memory race: in block (0,0), staged[1] was read by thread (0,0) at line 62 of "
                       "program_launches.cu and written by thread (1,0) at line 61", output)
 
+    def test_values_a_thread_computes_the_same_after_each_barrier_are_computed_again_not_kept(self):
+        """A kernel keeps four pointers made from its arguments and indices, two shared addresses
+        and two quotients of blockDim across its barriers: the pass computes them again after each
+        barrier, so its frame holds only the sum and the step (one 64-byte line; kept, they made
+        it 128), and both models give every sum right."""
+        require_pass()
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / "thread_invariants"
+            built = subprocess.run([str(ROOT / "checker" / "nvcc"), "-O2", "-o", str(binary),
+                                    str(HERE / "thread_invariants.cu")],
+                                   env=dict(os.environ, PUZZLES_NVCC_BUILD=str(BUILD), CUDA_CPU_LOOP_REPORT="1"),
+                                   capture_output=True, text=True, timeout=600)
+            self.assertEqual(built.returncode, 0, built.stdout + built.stderr)
+            frames = re.findall(r"block loops: \S*transposed_sums\S* \(launched through its address\): loops "
+                                r"\(2 barriers, (\d+)-byte frame\)", built.stderr)
+            self.assertTrue(frames, built.stderr)
+            self.assertTrue(all(int(bytes_) <= 64 for bytes_ in frames), frames)
+            for model in ["fibers", "loops"]:
+                done = subprocess.run([str(binary)], env=dict(os.environ, PUZZLES_CPU_EXECUTION_MODEL=model),
+                                      capture_output=True, text=True, timeout=600)
+                self.assertEqual((done.returncode, done.stdout), (0, "0 of 4096 sums wrong\n"),
+                                 model + ": " + done.stderr)
+
     def test_warp_synchronous_code_through_volatile_stays_on_fibers_and_keeps_lanes_in_step(self):
         """Kernels whose lanes sum through a volatile pointer with no __syncwarp(): the pass puts
         the engine's steps around their volatile accesses, keeps them on fibers and says why, and
