@@ -49,7 +49,8 @@ __thread char* CUDA_CPU_LOOP_FRAME = nullptr;
 __thread unsigned CUDA_CPU_LOOP_RESUME = 0;
 
 void CUDA_CPU_LOOP_ARRIVE(unsigned site, unsigned, int predicate, unsigned line, const char* file) {
-  engine::cpu::worker_here("__syncthreads()").arrive_at_barrier(site, predicate, line, file);
+  // Only Worker::run_as_loops calls a loop invoker, with its worker and thread set.
+  engine::cpu::current_worker->arrive_at_barrier(site, predicate, line, file);
 }
 
 int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce) {

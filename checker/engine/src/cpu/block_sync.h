@@ -110,6 +110,10 @@ struct BlockSync {
   std::uint32_t* known_retired_by(unsigned thread) { return known_retired.data() + thread * warpgroup_async.size(); }
   // A __syncthreads opened: every thread knows everything finished before it.
   void barrier_opened() {
+    // Until some group retires (most blocks: no wgmma), every row is still the zeros of reset().
+    bool any_retired = false;
+    for (const WarpgroupAsync& async : warpgroup_async) any_retired |= async.retired != 0;
+    if (!any_retired) return;
     const std::size_t groups = warpgroup_async.size();
     for (std::size_t row = 0; row < known_retired.size(); row += groups)
       for (std::size_t g = 0; g < groups; ++g) known_retired[row + g] = warpgroup_async[g].retired;

@@ -168,6 +168,8 @@ ctx::fiber Worker::thread_main(unsigned fiber, ctx::fiber&& from) {
 
 // Block loops: each thread of the queue is called from where it stopped to its next barrier.
 void Worker::run_as_loops() {
+  const CpuInvoker run = loops_->run;
+  void* const* args = plan_.args;
   while (pos_ < queue_.size()) {
     unsigned slot = queue_[pos_++];
     CudaThread& t = threads_[slot];
@@ -176,7 +178,7 @@ void Worker::run_as_loops() {
     CUDA_CPU_LOOP_FRAME = frames_ + slot * frame_stride_;
     CUDA_CPU_LOOP_RESUME = resume_[slot];
     try {
-      loops_->run(plan_.args);
+      run(args);
       if (t.state != CudaThread::State::at_barrier) {
         t.state = CudaThread::State::exited;
         if (cluster_) cluster_->thread_exited(rank_, slot);
@@ -231,16 +233,6 @@ int Worker::barrier(cuda_cpu::BarrierReduce reduce, int predicate, unsigned line
   wait_here(t.linear);
   t.state = CudaThread::State::ready;
   return barrier_result(reduce);
-}
-
-void Worker::arrive_at_barrier(unsigned site, int predicate, unsigned line, const char* file) {
-  CudaThread& t = current();
-  t.state = CudaThread::State::at_barrier;
-  t.wait_line = line;
-  t.wait_file = file;
-  t.predicate = predicate;
-  ++barrier_waits_;
-  if (loops_) resume_[t.linear] = site;
 }
 
 int Worker::barrier_result(cuda_cpu::BarrierReduce reduce) const {
@@ -520,6 +512,7 @@ void Worker::begin_block(std::uint64_t block) {
   for (auto& warp_meetings : meetings_) warp_meetings.clear();
   converging_.clear();
   stepping_ = stepped_ = 0;
+  arrivals_ = Arrivals{};
   std::fill(warp_syncs_.begin(), warp_syncs_.end(), 0u);
   sync_.reset(n_);
   checks_.new_block();
@@ -614,7 +607,21 @@ bool Worker::resume_after_landing() {
 // Every runnable thread now waits at a barrier or a warp collective, has returned, or was
 // aborted. Decides whether the barrier opens (true) or the block is over.
 bool Worker::end_of_phase() {
-  std::vector<unsigned> at_barrier;
+  const Arrivals arrivals = arrivals_;
+  arrivals_ = Arrivals{};
+  if (arrivals.count == n_ && arrivals.one_place) {
+    // Every thread waits at the same barrier: it opens, for all of them (the loop below would
+    // find the same, a thread at a time).
+    predicates_true_ = arrivals.predicates_true;
+    predicates_seen_ = static_cast<int>(n_);
+    checks_.next_epoch();
+    if (fast_path.profile) profile_.end_phase(n_);
+    queue_.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
+    return true;
+  }
+  std::vector<unsigned>& at_barrier = at_barrier_;
+  at_barrier.clear();
   bool exited = false, aborted = false, several_barriers = false, at_collective = false, blocked = false;
   for (const CudaThread& t : threads_) {
     if (t.state == CudaThread::State::at_barrier) {
@@ -666,7 +673,7 @@ bool Worker::end_of_phase() {
   predicates_seen_ = static_cast<int>(at_barrier.size());
   checks_.next_epoch();
   if (fast_path.profile) profile_.end_phase(n_);
-  queue_ = std::move(at_barrier);
+  queue_.swap(at_barrier);
   return true;
 }
 

@@ -194,6 +194,16 @@ class Worker {
   unsigned rank_ = 0;
   bool outside_change_ = false;
   int predicates_true_ = 0, predicates_seen_ = 0;  // at the last barrier, for count/and/or
+  // Arrivals at __syncthreads() since the last barrier opened: when every thread of the block
+  // arrived at one line, the barrier opens without a look at each thread (end_of_phase).
+  struct Arrivals {
+    unsigned count = 0;
+    int predicates_true = 0;
+    unsigned line = 0;
+    const char* file = nullptr;
+    bool one_place = true;
+  } arrivals_;
+  std::vector<unsigned> at_barrier_;  // end_of_phase's list, kept for its capacity
 
   // Block loops: the kernel's loop invoker; each thread's frame and where it resumes.
   const LoopInvoker* loops_ = nullptr;
@@ -217,6 +227,24 @@ class Worker {
   std::uint64_t max_loads_ = 0, max_loads_block_ = 0;
   std::uint32_t max_loads_thread_ = 0;
 };
+
+// Inline: a kernel run as loops calls it for every thread at every barrier.
+inline void Worker::arrive_at_barrier(unsigned site, int predicate, unsigned line, const char* file) {
+  CudaThread& t = current();
+  t.state = CudaThread::State::at_barrier;
+  t.wait_line = line;
+  t.wait_file = file;
+  t.predicate = predicate;
+  ++barrier_waits_;
+  if (loops_) resume_[t.linear] = site;
+  if (arrivals_.count++ == 0) {
+    arrivals_.line = line;
+    arrivals_.file = file;
+  } else if (line != arrivals_.line || file != arrivals_.file) {
+    arrivals_.one_place = false;
+  }
+  arrivals_.predicates_true += predicate != 0;
+}
 
 // The worker of this OS thread while it runs a grid; null elsewhere.
 extern __thread Worker* current_worker;
