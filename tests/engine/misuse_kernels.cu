@@ -149,6 +149,21 @@ __global__ void write_after_rereads(int* out) {
   out[threadIdx.x] = before + again;
 }
 
+// Every lane reads a word; after a __syncwarp() only the last lane to reach it (lane 31 in
+// forward order, which goes on first) reads it again, and lane 0 then rewrites it with no
+// __syncwarp() between: a race with lane 31's second read. The checks' settled entries must
+// follow the __syncwarp() count of the lane that completed it.
+__global__ void write_after_last_lanes_reread(int* out) {
+  __shared__ int shared_flag;
+  if (threadIdx.x == 0) shared_flag = 7;
+  __syncthreads();
+  int before = shared_flag;
+  __syncwarp();
+  int again = threadIdx.x == 31 ? shared_flag : 0;
+  if (threadIdx.x == 0) shared_flag = before + 1;
+  out[threadIdx.x] = before + again;
+}
+
 // Every thread of every block reads a shared word that no thread wrote: one finding per thread,
 // made by every worker at once.
 __global__ void every_thread_reads_unwritten(float* out) {

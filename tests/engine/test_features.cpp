@@ -621,6 +621,19 @@ TEST_CASE("cpu: a write ordered by __syncwarp() after some reads still races wit
   CHECK(f->where.thread.x == 30);
   CHECK(f->other.thread.x != 30);
   CHECK(f->at.line == 148);
+
+  // The lane that completes the __syncwarp() goes on first, and reads at the new count: lane 0's
+  // write then races with that read (the inline checks once compared it with the old count's
+  // settled entry, and let it pass unrecorded).
+  r = run_misuse<void(int*)>(*be, m::cpu_write_after_last_lanes_reread, m::gpu_write_after_last_lanes_reread,
+                             LaunchConfig{1, 32}, out.get());
+  f = first_of(r, FindingKind::shared_race);
+  REQUIRE(f);
+  CHECK(f->buffer == "shared_flag");
+  CHECK(f->is_write);
+  CHECK(!f->other_is_write);
+  CHECK(f->where.thread.x == 0);
+  CHECK(f->other.thread.x == 31);
 }
 
 // Where clang writes no TLS location for __shared__ variables (aarch64), the engine finds each

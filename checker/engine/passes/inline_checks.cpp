@@ -59,9 +59,10 @@ bool taken_over(Instruction& instruction, const DataLayout& layout, Access& acce
 }
 
 // Each load gets four blocks: one branch to where it goes (nothing to check, the callback,
-// shared or global memory), the test of each kind of memory, and the call. The code generator's
-// time grows with the blocks of a function, and a kernel with unrolled loops has hundreds of
-// loads; fewer blocks would run every test for every load.
+// shared or global memory), the test of each kind of memory, and the call; a load of a
+// __shared__ variable three (the test of its offset, the shared test, the call). The code
+// generator's time grows with the blocks of a function, and a kernel with unrolled loops has
+// hundreds of loads; fewer blocks would run every test for every load.
 class Emitter {
  public:
   explicit Emitter(Module& m)
@@ -83,53 +84,60 @@ class Emitter {
     BasicBlock* done = before->splitBasicBlock(at, before->getName() + ".checked");
     before->getTerminator()->eraseFromParent();
     BasicBlock* slow = BasicBlock::Create(context_, "check.call", before->getParent(), done);
+    BasicBlock* shared = block("check.shared", done);
 
     IRBuilder<> b(before);
     b.SetCurrentDebugLocation(at->getDebugLoc());
     Value* address = b.CreatePtrToInt(access.address, word_);
-    // Not a CUDA thread's code (host code, the engine): nothing to check.
-    Value* me = field(b, offsetof(FastPath, me), b.getInt16Ty());
-    Value* running = b.CreateICmpNE(me, b.getInt16(0));
-    // Logged for the memory profile, every access the full way, or the inline checks turned off:
-    // the callback. full_checks_only and callbacks_only are read at once.
-    static_assert(offsetof(FastPath, callbacks_only) == offsetof(FastPath, full_checks_only) + 1, "adjacent bytes");
-    Value* callback_only = b.CreateOr(b.CreateIsNotNull(field(b, offsetof(FastPath, profile), word_)),
-                                      b.CreateIsNotNull(field(b, offsetof(FastPath, full_checks_only), b.getInt16Ty())));
     Value* shared_offset = b.CreateSub(address, field(b, offsetof(FastPath, shared_lo), word_));
     Value* in_shared = b.CreateICmpULT(shared_offset, field(b, offsetof(FastPath, shared_span), word_));
-    // One branch to where the access goes: nothing, the callback, shared or global memory.
-    enum Route : std::uint64_t { kNothing, kCallback, kShared, kOutsideShared };
-    Value* route = b.CreateSelect(
-        running,
-        b.CreateSelect(callback_only, constant(kCallback), b.CreateSelect(in_shared, constant(kShared), constant(kOutsideShared))),
-        constant(kNothing));
-    BasicBlock* shared = block("check.shared", done);
-    BasicBlock* outside_shared = block("check.global", done);
-    SwitchInst* to = b.CreateSwitch(route, slow, 3);
-    to->addCase(constant(kNothing), done);
-    to->addCase(constant(kShared), shared);
-    to->addCase(constant(kOutsideShared), outside_shared);
+    BasicBlock* outside_shared = nullptr;
+    if (in_thread_local_variable(access.address)) {
+      // A __shared__ variable's element (a thread-local variable here): straight to the shared
+      // test, which stops only where the callback would return at once, and only while a CUDA
+      // thread runs with the inline checks on (settled_for_all and _for_warp say so). Anything
+      // else, an index past the shared memory included, calls the callback.
+      b.CreateCondBr(in_shared, shared, slow, mostly_checked_);
+    } else {
+      // Not a CUDA thread's code (host code, the engine): nothing to check.
+      Value* me = field(b, offsetof(FastPath, me), b.getInt16Ty());
+      Value* running = b.CreateICmpNE(me, b.getInt16(0));
+      // Logged for the memory profile, every access the full way, or the inline checks turned
+      // off: the callback. full_checks_only and callbacks_only are read at once.
+      static_assert(offsetof(FastPath, callbacks_only) == offsetof(FastPath, full_checks_only) + 1, "adjacent bytes");
+      Value* callback_only = b.CreateOr(b.CreateIsNotNull(field(b, offsetof(FastPath, profile), word_)),
+                                        b.CreateIsNotNull(field(b, offsetof(FastPath, full_checks_only), b.getInt16Ty())));
+      // One branch to where the access goes: nothing, the callback, shared or global memory.
+      enum Route : std::uint64_t { kNothing, kCallback, kShared, kOutsideShared };
+      Value* route = b.CreateSelect(
+          running,
+          b.CreateSelect(callback_only, constant(kCallback),
+                         b.CreateSelect(in_shared, constant(kShared), constant(kOutsideShared))),
+          constant(kNothing));
+      outside_shared = block("check.global", done);
+      SwitchInst* to = b.CreateSwitch(route, slow, 3);
+      to->addCase(constant(kNothing), done);
+      to->addCase(constant(kShared), shared);
+      to->addCase(constant(kOutsideShared), outside_shared);
+    }
 
-    // Shared memory: a 4-byte read of a word settled for every reader in this barrier interval,
-    // or for this thread's warp at its __syncwarp() count. Words past the dynamic shared memory
-    // the launch asked for are never settled (the callback sends their reads to the full check
-    // before it could settle them), so they need no test here.
+    // Shared memory: an aligned 4-byte read of a word settled for every reader in this barrier
+    // interval, or for this thread's warp at its __syncwarp() count. Words past the dynamic
+    // shared memory the launch asked for are never settled (the callback sends their reads to
+    // the full check before it could settle them), so they need no test here.
     b.SetInsertPoint(shared);
-    Value* aligned = b.CreateICmpEQ(b.CreateAnd(address, constant(3)), constant(0));
+    Value* aligned = b.CreateICmpEQ(b.CreateAnd(shared_offset, constant(3)), constant(0));
     Value* words = pointer_field(b, offsetof(FastPath, settled), b.getInt64Ty());
     Value* settled =
         quiet(b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), words, b.CreateLShr(shared_offset, constant(2)))));
-    Value* epoch = b.CreateShl(b.CreateZExt(field(b, offsetof(FastPath, epoch), b.getInt32Ty()), b.getInt64Ty()), 32);
-    Value* any_reader = b.CreateOr(epoch, b.getInt64(engine::cpu::kAnyReader));
-    // warp_tag(SharedReaders::warp_of(me), this warp's __syncwarp count), as the callback makes it.
-    Value* warp = b.CreateUDiv(b.CreateSub(b.CreateZExt(me, b.getInt32Ty()), b.getInt32(1)),
-                               b.getInt32(engine::cpu::kWarpSize));
-    Value* sync = b.CreateAnd(
-        quiet(b.CreateLoad(b.getInt32Ty(), pointer_field(b, offsetof(FastPath, warp_syncs), b.getInt32Ty()))),
-        b.getInt32(0xFFFF));
-    Value* warp_readers = b.CreateOr(epoch, b.CreateZExt(b.CreateOr(b.CreateShl(warp, 16), sync), b.getInt64Ty()));
-    Value* settled_now = b.CreateOr(b.CreateICmpEQ(settled, any_reader), b.CreateICmpEQ(settled, warp_readers));
+    Value* settled_now =
+        b.CreateOr(b.CreateICmpEQ(settled, field(b, offsetof(FastPath, settled_for_all), b.getInt64Ty())),
+                   b.CreateICmpEQ(settled, field(b, offsetof(FastPath, settled_for_warp), b.getInt64Ty())));
     b.CreateCondBr(b.CreateAnd(aligned, settled_now), done, slow, mostly_checked_);
+    if (!outside_shared) {
+      finish(b, access, address, slow, done);
+      return;
+    }
 
     // Not shared: inside the device arena the load must fall inside its slot's buffer, and then
     // counts itself for the running thread, as the callback counts it; outside the arena it is
@@ -148,7 +156,12 @@ class Emitter {
     Value* count = quiet(b.CreateLoad(b.getInt64Ty(), counter));
     quiet(b.CreateStore(b.CreateAdd(count, b.CreateZExt(counted, b.getInt64Ty())), counter));
     b.CreateCondBr(b.CreateOr(b.CreateNot(in_arena), inside), done, slow, mostly_checked_);
+    finish(b, access, address, slow, done);
+  }
 
+ private:
+  void finish(IRBuilder<>& b, const Access& access, Value* address, BasicBlock* slow, BasicBlock* done) {
+    LoadInst* at = access.load;
     // The callback the instrumentation would have called, at the access's line (its return
     // address names the line in a finding). Never merged with another access's call (the code
     // generator's tail merging would leave one call, at no one line, for several accesses).
@@ -162,7 +175,21 @@ class Emitter {
     at->setMetadata("nosanitize", quiet_);
   }
 
- private:
+  // Whether `address` points into a thread-local variable: on the CPU backend every __shared__
+  // variable is one (kernel_shim.h), and kernel code has no others but the engine's built-in
+  // variables, whose reads are not checked. A guess that only picks the first test: a wrong one
+  // costs a call, never a check.
+  static bool in_thread_local_variable(Value* address) {
+    Value* object = getUnderlyingObject(address);
+    // LLVM 16 and later take a thread-local variable's address through an intrinsic.
+    if (auto* call = dyn_cast<CallInst>(object))
+      if (Function* callee = call->getCalledFunction())
+        if (callee->getName().substr(0, 24) == "llvm.threadlocal.address")
+          object = getUnderlyingObject(call->getArgOperand(0));
+    auto* variable = dyn_cast<GlobalVariable>(object);
+    return variable && variable->isThreadLocal();
+  }
+
   ConstantInt* constant(std::uint64_t value) { return ConstantInt::get(word_, value); }
   PointerType* bytes_pointer() { return PointerType::getUnqual(Type::getInt8Ty(context_)); }
 

@@ -502,7 +502,7 @@ void AccessChecks::tma_issued(std::uintptr_t a, unsigned size, unsigned barrier_
     tag.site = site;
   }
   refresh_fast_path();
-  fast_path.full_checks_only = true;
+  require_full_checks();
 }
 
 void AccessChecks::tma_landed(std::uintptr_t a, unsigned size) {
@@ -537,7 +537,7 @@ void AccessChecks::wgmma_reads(std::uintptr_t a, unsigned size, unsigned warpgro
     async_[i].wgmma_group = group;
     async_[i].wgmma_site = site;
   }
-  fast_path.full_checks_only = true;
+  require_full_checks();
 }
 
 void AccessChecks::bulk_reads(std::uintptr_t a, unsigned size, unsigned thread, std::uint32_t group, Site site) {
@@ -549,7 +549,7 @@ void AccessChecks::bulk_reads(std::uintptr_t a, unsigned size, unsigned thread, 
     async_[i].bulk_group = group;
     if (!async_[i].tma_barrier) async_[i].site = site;
   }
-  fast_path.full_checks_only = true;
+  require_full_checks();
 }
 
 bool AccessChecks::async_read(std::uintptr_t a, unsigned size, unsigned swizzle_bytes, Site site, CudaThread& t) {
@@ -623,7 +623,7 @@ void AccessChecks::accumulators_issued(CudaThread& t, std::uintptr_t begin, std:
     }
   t.accumulators.push_back({begin, end, group, site});
   accumulators_watched_ = true;
-  fast_path.full_checks_only = true;
+  require_full_checks();
 }
 
 void AccessChecks::accumulators_retired(CudaThread& t, std::uint32_t retired) {

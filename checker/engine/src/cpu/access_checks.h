@@ -44,7 +44,10 @@ class AccessChecks {
   void prepare(const GridPlan& plan);
   void new_block();  // poisons shared memory, as a GPU leaves it uninitialised
   void end_block() {}
-  void next_epoch() { fast_path.epoch = ++epoch_; }
+  void next_epoch() {
+    fast_path.epoch = ++epoch_;
+    refresh_settled_tags(fast_path);
+  }
   // On the worker's own OS thread, after another worker of its cluster changed these checks
   // (fast_path is per OS thread, and that one's was kept).
   void resume_fast_path() {
@@ -263,6 +266,12 @@ class AccessChecks {
   void refresh_fast_path() {
     fast_path.full_checks_only =
         in_flight_words_ > 0 || async_sources_ > 0 || !async_.empty() || accumulators_watched_;
+    refresh_settled_tags(fast_path);
+  }
+  // Something in flight: every access goes the full way until refresh_fast_path() finds none.
+  static void require_full_checks() {
+    fast_path.full_checks_only = true;
+    refresh_settled_tags(fast_path);
   }
 };
 

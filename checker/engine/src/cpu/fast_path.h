@@ -38,6 +38,11 @@ struct FastPath {
   void* proxy = nullptr;                        // AccessChecks' per-word last generic write (ProxyWrite)
   const std::uint32_t* proxy_fences = nullptr;  // the running thread's fence.proxy.async count
   std::uint64_t* settled = nullptr;  // AccessChecks' per-word settled_tag: reads that change nothing
+  // The two entries of `settled` at which a 4-byte read by the running thread stops: any
+  // reader's in this epoch, and its warp's at its __syncwarp count; kNeverSettled while no read
+  // may stop there (no CUDA thread runs, or accesses go the full way). Derived from the fields
+  // above by refresh_settled_tags(), which the engine calls whenever one of them changes.
+  std::uint64_t settled_for_all = 0, settled_for_warp = 0;
 };
 extern __thread FastPath fast_path __asm__(ENGINE_FAST_PATH_SYMBOL);
 
@@ -53,6 +58,20 @@ inline constexpr std::uint32_t kAnyReader = 0xFFFFFFFFu;
 inline std::uint32_t warp_tag(unsigned warp, std::uint16_t syncwarp_count) { return warp << 16 | syncwarp_count; }
 inline std::uint64_t settled_tag(std::uint32_t epoch, std::uint32_t readers) {
   return static_cast<std::uint64_t>(epoch) << 32 | readers;
+}
+
+// No entry of settled_ is ever this: epoch 0 never comes (epochs start at 1), and no warp is
+// number 0xFFFF.
+inline constexpr std::uint64_t kNeverSettled = 0xFFFFFFFEu;
+
+inline void refresh_settled_tags(FastPath& f) {
+  if (f.me == 0 || f.full_checks_only || f.callbacks_only || f.profile != nullptr) {
+    f.settled_for_all = f.settled_for_warp = kNeverSettled;
+    return;
+  }
+  f.settled_for_all = settled_tag(f.epoch, kAnyReader);
+  const auto sync = static_cast<std::uint16_t>(*f.warp_syncs);
+  f.settled_for_warp = settled_tag(f.epoch, warp_tag((f.me - 1u) / kWarpSize, sync));
 }
 
 }  // namespace engine::cpu

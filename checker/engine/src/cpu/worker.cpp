@@ -80,6 +80,7 @@ Worker::Worker(const GridPlan& plan, unsigned index)
   } else {
     fast_path.profile = nullptr;
   }
+  refresh_settled_tags(fast_path);
   loops_ = loop_invoker_for(plan.kernel->cpu_invoke, plan.kernel->address);
   if (loops_)
     make_frames();
@@ -217,6 +218,7 @@ void Worker::become(unsigned target) {
     current_thread = nullptr;
     fast_path.me = 0;
   }
+  refresh_settled_tags(fast_path);
   plan_.report->heartbeat[index_].thread.store(target, std::memory_order_relaxed);
 }
 
@@ -298,7 +300,10 @@ void Worker::warp_collective(WarpOp op, unsigned mask, void* lane_data, cuda_cpu
   completing_name_ = done.name;
   done.complete(done.lane_data, done.arrived, done.context);
   completing_name_ = nullptr;
-  if (op == WarpOp::syncwarp) ++warp_syncs_[t.warp];
+  if (op == WarpOp::syncwarp) {
+    ++warp_syncs_[t.warp];
+    refresh_settled_tags(fast_path);  // the running lane's warp
+  }
   for (unsigned l = 0; l < lanes_here; ++l) {
     if (l == t.lane || !(done.arrived & (1u << l))) continue;
     threads_[first + l].state = CudaThread::State::ready;
