@@ -58,7 +58,12 @@ const char* waits_at(const CudaThread& t, const std::vector<std::vector<WarpMeet
 }  // namespace
 
 Worker::Worker(const GridPlan& plan, unsigned index)
-    : plan_(plan), index_(index), n_(plan.threads_per_block), warps_((plan.threads_per_block + kWarpSize - 1) / kWarpSize) {
+    : plan_(plan),
+      index_(index),
+      n_(plan.threads_per_block),
+      warps_((plan.threads_per_block + kWarpSize - 1) / kWarpSize),
+      instrumented_(plan.kernel->instrumented),
+      heartbeat_(plan.report->heartbeat[index]) {
   threads_.resize(n_);
   const Dim3& bd = plan.config.block;
   for (unsigned i = 0; i < n_; ++i) {
@@ -218,8 +223,10 @@ void Worker::become(unsigned target) {
     current_thread = nullptr;
     fast_path.me = 0;
   }
-  refresh_settled_tags(fast_path);
-  plan_.report->heartbeat[index_].thread.store(target, std::memory_order_relaxed);
+  // Only instrumented code reads the settled entries (plain kernels have no checks), and a
+  // launch's checks refresh them as they start (AccessChecks::prepare).
+  if (instrumented_) refresh_settled_tags(fast_path);
+  heartbeat_.thread.store(target, std::memory_order_relaxed);
 }
 
 void Worker::pass_on(unsigned self) { switch_to(self, pos_ < queue_.size() ? queue_[pos_++] : n_); }
@@ -484,7 +491,7 @@ void Worker::order_queue(std::vector<unsigned>& queue, std::uint64_t phase) {
 }
 
 void Worker::run(std::atomic<std::uint64_t>& next_block) {
-  WorkerHeartbeat& beat = plan_.report->heartbeat[index_];
+  WorkerHeartbeat& beat = heartbeat_;
   while (!plan_.report->stop.load(std::memory_order_relaxed)) {
     std::uint64_t b = next_block.fetch_add(1, std::memory_order_relaxed);
     if (b >= plan_.blocks) break;
@@ -595,7 +602,7 @@ void Worker::end_block() {
     if (t.global_loads > max_loads_) max_loads_ = t.global_loads, max_loads_block_ = block_, max_loads_thread_ = t.linear;
   }
   plan_.report->threads_run.fetch_add(n_, std::memory_order_relaxed);
-  plan_.report->heartbeat[index_].blocks_done.fetch_add(1, std::memory_order_relaxed);
+  heartbeat_.blocks_done.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Every runnable thread has stopped, some of them waiting for tensor copies still in flight:

@@ -165,6 +165,8 @@ class Worker {
   unsigned index_;
   unsigned n_;  // threads per block; slot n_ is the scheduler (this OS thread's own stack)
   unsigned warps_;
+  const bool instrumented_;      // the kernel's code is (the checks' callbacks, inline checks)
+  WorkerHeartbeat& heartbeat_;   // this worker's, in the launch report: which thread runs
   std::vector<CudaThread> threads_;
   std::vector<boost::context::fiber> handles_;  // per fiber; n_: the scheduler's
   // The fiber each thread runs on: its own, unless it had not started when a thread ended on
