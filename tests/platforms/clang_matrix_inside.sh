@@ -46,14 +46,16 @@ for n in $majors; do
       >"$log/solutions.xml" 2>"$log/solutions.stderr" || true
     # The block-loop pass, built against this clang's LLVM: which puzzles run as loops, which code
     # has the inline checks, both execution models printing the same, the checks it puts inline printing what the
-    # callbacks alone print, and the lanes of a warp in step at volatile accesses (tests/models).
+    # callbacks alone print, the lanes of a warp in step at volatile accesses, and a thread's
+    # invariant values computed again after its barriers, not kept in its frame (tests/models).
     models_status=0
     run_in_root "$course" "MODEL_BUILD_DIR=$build python3 tests/models/test_execution_models.py \
         ExecutionModels.test_the_puzzles_that_wait_only_at_barriers_run_as_loops \
         ExecutionModels.test_the_code_that_runs_as_loops_has_the_inline_checks_and_the_fiber_copy_the_callbacks \
         ExecutionModels.test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers \
         ExecutionModels.test_every_checker_prints_the_same_with_its_checks_inline_as_with_the_callbacks_alone \
-        ExecutionModels.test_warp_synchronous_code_through_volatile_stays_on_fibers_and_keeps_lanes_in_step" \
+        ExecutionModels.test_warp_synchronous_code_through_volatile_stays_on_fibers_and_keeps_lanes_in_step \
+        ExecutionModels.test_values_a_thread_computes_the_same_after_each_barrier_are_computed_again_not_kept" \
       >"$log/models.log" 2>&1 || models_status=$?
   fi
   python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \
