@@ -6,6 +6,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "thread_local_address.h"
 
 namespace block_loops {
 
@@ -21,10 +22,7 @@ bool derives_address(const User* user) {
     unsigned op = expression->getOpcode();
     return op == Instruction::GetElementPtr || op == Instruction::BitCast || op == Instruction::AddrSpaceCast;
   }
-  if (const auto* call = dyn_cast<CallInst>(user))
-    if (const Function* callee = call->getCalledFunction())
-      return callee->getName().substr(0, 24) == "llvm.threadlocal.address";
-  return false;
+  return takes_thread_local_address(user);
 }
 
 constexpr const char* kBuiltinNames[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};

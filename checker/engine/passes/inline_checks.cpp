@@ -15,6 +15,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "thread_local_address.h"
 
 namespace block_loops {
 
@@ -181,11 +182,7 @@ class Emitter {
   // costs a call, never a check.
   static bool in_thread_local_variable(Value* address) {
     Value* object = getUnderlyingObject(address);
-    // LLVM 16 and later take a thread-local variable's address through an intrinsic.
-    if (auto* call = dyn_cast<CallInst>(object))
-      if (Function* callee = call->getCalledFunction())
-        if (callee->getName().substr(0, 24) == "llvm.threadlocal.address")
-          object = getUnderlyingObject(call->getArgOperand(0));
+    if (takes_thread_local_address(object)) object = getUnderlyingObject(cast<CallInst>(object)->getArgOperand(0));
     auto* variable = dyn_cast<GlobalVariable>(object);
     return variable && variable->isThreadLocal();
   }

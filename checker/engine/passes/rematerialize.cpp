@@ -11,6 +11,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "thread_local_address.h"
 
 namespace block_loops {
 namespace {
@@ -36,13 +37,6 @@ bool pure_and_cheap(const Instruction& i) {
     }
   }
   return false;
-}
-
-// The address of a thread-local variable (LLVM 16 and later take it through an intrinsic).
-bool thread_local_address(const Instruction& i) {
-  const auto* call = dyn_cast<CallInst>(&i);
-  const Function* callee = call ? call->getCalledFunction() : nullptr;
-  return callee && callee->getName().substr(0, 24) == "llvm.threadlocal.address";
 }
 
 class Invariants {
@@ -82,7 +76,7 @@ class Invariants {
       if (seen == i) return true;
     if (tree.size() > kMostInstructions) return false;
     auto* load = dyn_cast<LoadInst>(i);
-    if (load ? !reads_builtin_variable(*load) && !reads_arguments(*load) : !pure_and_cheap(*i) && !thread_local_address(*i))
+    if (load ? !reads_builtin_variable(*load) && !reads_arguments(*load) : !pure_and_cheap(*i) && !takes_thread_local_address(i))
       return false;
     tree.push_back(i);
     for (Value* operand : i->operands())

@@ -491,14 +491,13 @@ void Worker::order_queue(std::vector<unsigned>& queue, std::uint64_t phase) {
 }
 
 void Worker::run(std::atomic<std::uint64_t>& next_block) {
-  WorkerHeartbeat& beat = heartbeat_;
   while (!plan_.report->stop.load(std::memory_order_relaxed)) {
     std::uint64_t b = next_block.fetch_add(1, std::memory_order_relaxed);
     if (b >= plan_.blocks) break;
-    beat.block.store(b, std::memory_order_relaxed);
-    beat.busy.store(1, std::memory_order_relaxed);
+    heartbeat_.block.store(b, std::memory_order_relaxed);
+    heartbeat_.busy.store(1, std::memory_order_relaxed);
     run_block(b);
-    beat.busy.store(0, std::memory_order_relaxed);
+    heartbeat_.busy.store(0, std::memory_order_relaxed);
   }
   fold_statistics();
 }
@@ -622,15 +621,11 @@ bool Worker::end_of_phase() {
   const Arrivals arrivals = arrivals_;
   arrivals_ = Arrivals{};
   if (arrivals.count == n_ && arrivals.one_place) {
-    // Every thread waits at the same barrier: it opens, for all of them (the loop below would
+    // Every thread waits at the same barrier: it opens for all of them (the loop below would
     // find the same, a thread at a time).
-    predicates_true_ = arrivals.predicates_true;
-    predicates_seen_ = static_cast<int>(n_);
-    checks_.next_epoch();
-    if (fast_path.profile) profile_.end_phase(n_);
-    queue_.resize(n_);
-    for (unsigned i = 0; i < n_; ++i) queue_[i] = i;
-    return true;
+    at_barrier_.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) at_barrier_[i] = i;
+    return open_barrier(arrivals.predicates_true);
   }
   std::vector<unsigned>& at_barrier = at_barrier_;
   at_barrier.clear();
@@ -679,13 +674,18 @@ bool Worker::end_of_phase() {
     stop_waiting_threads();
     return false;
   }
-  // The barrier opens: __syncthreads_count/and/or read the predicates of those that reached it.
-  predicates_true_ = 0;
-  for (unsigned i : at_barrier) predicates_true_ += threads_[i].predicate != 0;
-  predicates_seen_ = static_cast<int>(at_barrier.size());
+  int predicates_true = 0;
+  for (unsigned i : at_barrier) predicates_true += threads_[i].predicate != 0;
+  return open_barrier(predicates_true);
+}
+
+bool Worker::open_barrier(int predicates_true) {
+  // __syncthreads_count/and/or read the predicates of those that reached it.
+  predicates_true_ = predicates_true;
+  predicates_seen_ = static_cast<int>(at_barrier_.size());
   checks_.next_epoch();
   if (fast_path.profile) profile_.end_phase(n_);
-  queue_.swap(at_barrier);
+  queue_.swap(at_barrier_);
   return true;
 }
 

@@ -144,6 +144,8 @@ class Worker {
   boost::context::fiber thread_main(unsigned fiber, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
   bool end_of_phase();           // false when the block is over
+  // The barrier opens for the threads of at_barrier_, which become the next phase's queue.
+  bool open_barrier(int predicates_true);
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
