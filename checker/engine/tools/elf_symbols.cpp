@@ -3,8 +3,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+
+#include "file_text.h"
 
 namespace elf {
 namespace {
@@ -24,12 +24,10 @@ bool within(const std::string& file, const Elf64_Shdr& section) {
 
 bool SymbolTable::load(const std::string& path, std::string& error) {
   path_ = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  if (!read_file_text(path.c_str(), file_)) {
     error = "cannot read it";
     return false;
   }
-  file_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (!read_at(file_, 0, header_) || std::memcmp(header_.e_ident, ELFMAG, SELFMAG) != 0) {
     error = "not an ELF object";
     return false;

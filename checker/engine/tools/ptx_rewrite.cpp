@@ -24,6 +24,7 @@
 #include "device_pass_merge.h"
 #include "device_variables.h"
 #include "dynamic_shared_binding.h"
+#include "file_text.h"
 #include "localize_symbols.h"
 #include "precompiled_prelude.h"
 #include "ptx/program.h"
@@ -490,13 +491,9 @@ class Rewriter {
 };
 
 bool read_file(const char* path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "ptx_rewrite: cannot read " << path << "\n";
-    return false;
-  }
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return true;
+  if (read_file_text(path, text)) return true;
+  std::cerr << "ptx_rewrite: cannot read " << path << "\n";
+  return false;
 }
 
 }  // namespace
