@@ -1,9 +1,9 @@
 #include "cluster_run.h"
 
 #include <algorithm>
-#include <random>
 
 #include "grid_plan.h"
+#include "seeded_shuffle.h"
 #include "worker.h"
 
 namespace engine::cpu {
@@ -58,8 +58,7 @@ bool ClusterRun::take_next_cluster() {
     case ThreadOrder::forward: break;
     case ThreadOrder::reverse: std::reverse(rotation_.begin(), rotation_.end()); break;
     case ThreadOrder::shuffled: {
-      std::mt19937_64 rng(plan_.options.shuffle_seed * 0x9E3779B97F4A7C15ull + c * 7919u);
-      for (std::size_t i = rotation_.size(); i > 1; --i) std::swap(rotation_[i - 1], rotation_[rng() % i]);
+      shuffle_seeded(rotation_, plan_.options.shuffle_seed * 0x9E3779B97F4A7C15ull + c * 7919u);
       break;
     }
   }

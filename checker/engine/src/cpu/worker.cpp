@@ -8,12 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 
 #include "builtin_slots.h"
 #include "cuda_cpu/block_loop_abi.h"
 #include "cluster_run.h"
 #include "page_size.h"
+#include "seeded_shuffle.h"
 
 namespace engine::cpu {
 
@@ -483,8 +483,7 @@ void Worker::order_queue(std::vector<unsigned>& queue, std::uint64_t phase) {
       break;
     case ThreadOrder::shuffled: {
       // Seeded by block and phase: the same run gives the same order.
-      std::mt19937_64 rng(plan_.options.shuffle_seed * 0x9E3779B97F4A7C15ull + block_ * 1000003u + phase);
-      for (std::size_t i = queue.size(); i > 1; --i) std::swap(queue[i - 1], queue[rng() % i]);
+      shuffle_seeded(queue, plan_.options.shuffle_seed * 0x9E3779B97F4A7C15ull + block_ * 1000003u + phase);
       break;
     }
   }
