@@ -64,6 +64,25 @@ __global__ void remote_arrive_wrong_cta(int* out) {
   cluster_sync();
 }
 
+// Rank 0's thread 0 initializes a second mbarrier with an arrival count of `count` (0: a misuse
+// that stops the grid), and rank 1's thread 0 arrives on rank 0's first mbarrier. In forward order
+// rank 0's turn comes first: the grid stops, rank 0's other threads end where they wait, and then
+// rank 1 arrives. Rank 0 was stopped, not exited: its shared memory is there, and the misuse is the
+// one finding.
+__global__ void remote_use_of_stopped_cta(int* out, int count) {
+  __shared__ __align__(8) uint64_t bars[2];
+  const unsigned rank = cluster_rank();
+  if (threadIdx.x == 0) {
+    mbarrier_init(shared_address(&bars[0]), 1);
+    fence_mbarrier_init();
+  }
+  cluster_sync();
+  if (rank == 0 && threadIdx.x == 0) mbarrier_init(shared_address(&bars[1]), count);
+  if (rank == 1 && threadIdx.x == 0) mbarrier_arrive_cluster(map_to_rank(shared_address(&bars[0]), 0));
+  cluster_sync();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = int(rank);
+}
+
 // barrier.cluster.wait without barrier.cluster.arrive before it.
 __global__ void cluster_wait_without_arrive(int* out) {
   cluster_wait();  // finding: no arrive

@@ -233,6 +233,25 @@ TEST_CASE("cpu: clusters: reading the shared memory of a CTA that has exited is 
   }
 }
 
+TEST_CASE("cpu: clusters: a CTA the engine stopped has not exited: another CTA's use of its mbarrier after the stop "
+          "is no finding, only what stopped the grid") {
+  auto be = cpu();
+  auto k = cpu_only<void(int*, int)>(cm::cpu_remote_use_of_stopped_cta);
+  for (ThreadOrder order : kOrders) {
+    CAPTURE(engine::to_string(order));
+    DeviceArray<int> out(*be, 2 * 64, "out");
+    LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), in_order(order), out.get(), 0);
+    INFO(describe(r));
+    REQUIRE(r.findings.size() == 1);
+    const engine::Finding& f = r.findings.front();
+    CHECK(f.kind == FindingKind::inline_ptx);
+    CHECK(f.op.rfind("mbarrier.init", 0) == 0);
+    CHECK(f.where.block.x == 0);
+    CHECK(f.where.thread.x == 0);
+    CHECK(r.total(FindingKind::cluster_order) == 0);
+  }
+}
+
 TEST_CASE("cpu: clusters: reading another CTA's shared memory before any cluster barrier is a finding") {
   auto be = cpu();
   auto k = cpu_only<void(int*)>(cm::cpu_exchange_without_barrier);

@@ -98,21 +98,22 @@ void ClusterRun::run_member(Worker& worker, unsigned rank) {
     }
     bool ran = false;
     Worker::Turn turn = worker.run_turn(order == Order::last_turn, ran);
-    bool finished = turn == Worker::Turn::over;
-    if (finished) {
+    const bool ended = turn == Worker::Turn::over;
+    const bool exited = ended && worker.every_thread_exited();
+    if (ended) {
       worker.end_block();
       beat.busy.store(0, std::memory_order_relaxed);
     }
     hold.lock();
-    pass_baton(rank, ran, finished);
+    pass_baton(rank, ran, ended, exited);
   }
 }
 
 // Under the lock. The next CTA in the rotation that has not finished gets the baton; after a
 // whole round in which no thread ran and nothing happened, each waiting CTA gets a last turn,
 // in which its waits are a deadlock.
-void ClusterRun::pass_baton(unsigned from, bool ran, bool finished) {
-  if (finished) state_[from] = State::finished;
+void ClusterRun::pass_baton(unsigned from, bool ran, bool ended, bool exited) {
+  if (ended) state_[from] = exited ? State::finished : State::stopped;
   if (ran || events_ != events_seen_) idle_turns_ = 0;
   else ++idle_turns_;
   events_seen_ = events_;

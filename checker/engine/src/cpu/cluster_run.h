@@ -38,7 +38,10 @@ class ClusterRun {
 
   // The workers of the cluster, by rank (valid while the grid runs).
   Worker& member(unsigned rank) const { return *members_[rank]; }
-  // Whether `rank`'s CTA of the current cluster has started, and whether it has finished.
+  // Whether `rank`'s CTA of the current cluster has started, and whether it has finished: every
+  // thread ran to its end. A CTA the engine stopped (a deadlock, a misuse, the grid stopped by
+  // another CTA) has not: on a GPU it would still hold its shared memory, and here it keeps it
+  // until the cluster is done.
   bool started(unsigned rank) const { return state_[rank] != State::not_started; }
   bool finished(unsigned rank) const { return state_[rank] == State::finished; }
 
@@ -58,11 +61,12 @@ class ClusterRun {
   void progress() { ++events_; }
 
  private:
-  enum class State : std::uint8_t { not_started, running, finished };
+  enum class State : std::uint8_t { not_started, running, finished, stopped };
   enum class Order : std::uint8_t { none, start, run, last_turn, stop };
 
   bool take_next_cluster();  // under the lock, by the baton holder
-  void pass_baton(unsigned from, bool ran, bool finished);
+  // `ended`: `from`'s CTA is done; `exited`: all its threads ran to their end.
+  void pass_baton(unsigned from, bool ran, bool ended, bool exited);
   void complete_barrier_if_done();
 
   const GridPlan& plan_;

@@ -592,6 +592,12 @@ bool Worker::waits_beyond_cluster_barrier() const {
   return false;
 }
 
+bool Worker::every_thread_exited() const {
+  for (const CudaThread& t : threads_)
+    if (t.state != CudaThread::State::exited) return false;
+  return true;
+}
+
 void Worker::end_block() {
   checks_.end_block();
   if (fast_path.profile) profile_.end_phase(n_);

@@ -70,6 +70,8 @@ class Worker {
   // Some thread waits at something other than the cluster barrier (an mbarrier, ...): when the
   // cluster deadlocks, this CTA's finding says more than one whose threads only wait there.
   bool waits_beyond_cluster_barrier() const;
+  // Whether every thread of the block ran to its end (none was stopped or aborted).
+  bool every_thread_exited() const;
   std::uintptr_t window_base() const { return checks_.shared_low() & ~std::uintptr_t{1023}; }
   // Another worker of the cluster changed this one's state from its own OS thread: the checks'
   // per-thread fast path is read again at this worker's next turn.
