@@ -65,10 +65,10 @@ __global__ void remote_arrive_wrong_cta(int* out) {
 }
 
 // Rank 0's thread 0 initializes a second mbarrier with an arrival count of `count` (0: a misuse
-// that stops the grid), and rank 1's thread 0 arrives on rank 0's first mbarrier. In forward order
-// rank 0's turn comes first: the grid stops, rank 0's other threads end where they wait, and then
-// rank 1 arrives. Rank 0 was stopped, not exited: its shared memory is there, and the misuse is the
-// one finding.
+// that stops the grid), and rank 1's thread 0 arrives on rank 0's first mbarrier. Where rank 0's
+// turn comes first after the cluster barrier (the reverse order does it), the grid stops, rank 0's
+// other threads end where they wait, and then rank 1 arrives. Rank 0 was stopped, not exited: its
+// shared memory is there, and the misuse is the one finding.
 __global__ void remote_use_of_stopped_cta(int* out, int count) {
   __shared__ __align__(8) uint64_t bars[2];
   const unsigned rank = cluster_rank();

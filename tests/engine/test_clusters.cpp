@@ -238,7 +238,7 @@ TEST_CASE("cpu: clusters: a CTA the engine stopped has not exited: another CTA's
   auto be = cpu();
   auto k = cpu_only<void(int*, int)>(cm::cpu_remote_use_of_stopped_cta);
   for (ThreadOrder order : kOrders) {
-    CAPTURE(engine::to_string(order));
+    CAPTURE(std::string(engine::to_string(order)));
     DeviceArray<int> out(*be, 2 * 64, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), in_order(order), out.get(), 0);
     INFO(describe(r));
