@@ -33,9 +33,8 @@ AS_LOOPS = ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p04_til
 ON_FIBERS = ["p09_tensor_cores", "p11_mma_sync", "p12_tma_wgmma", "p13_warp_specialization"]
 
 
-def functions_with_inline_checks(object_file):
-    """The functions of an object file or archive whose code reads the engine's FastPath block,
-    as the checks the pass puts inline do (cpu/fast_path.h names the block's symbol)."""
+def functions_naming(object_file, symbol):
+    """The functions of an object file or archive whose code refers to `symbol`."""
     listed = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(object_file)], capture_output=True,
                             text=True, check=True).stdout
     found, function = set(), None
@@ -43,9 +42,15 @@ def functions_with_inline_checks(object_file):
         header = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
         if header:
             function = header.group(1)
-        elif function and "engine_cpu_fast_path" in line:
+        elif function and symbol in line:
             found.add(function)
     return found
+
+
+def functions_with_inline_checks(object_file):
+    """The functions whose code reads the engine's FastPath block, as the checks the pass puts
+    inline do (cpu/fast_path.h names the block's symbol)."""
+    return functions_naming(object_file, "engine_cpu_fast_path")
 
 
 def require_pass():
@@ -75,6 +80,22 @@ class ExecutionModels(unittest.TestCase):
         self.assertFalse(any(f.startswith("_Z12matmul_tiled") for f in tiled), tiled)
         naive = functions_with_inline_checks(BUILD / "tests" / "libp01_naive_solution_kernel_cpu.a")
         self.assertTrue(any(f.startswith("_Z12matmul_naive") for f in naive), naive)
+
+    def test_the_inner_loops_of_the_first_puzzles_check_their_reads_ahead(self):
+        """Puzzles 1, 2, 3 and 5 read a row and a column in their inner loop, a fixed stride apart:
+        the pass checks those reads once before the loop (checker/engine/passes/reads_ahead.h). The
+        tiled kernel's inner loop is unrolled whole (no loop is left), and puzzle 8's copies
+        stores in its loops: they have none. What the checkers print with it is compared with the
+        callbacks alone in the test below."""
+        require_pass()
+        for puzzle in ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p05_single_block_aat"]:
+            ahead = functions_naming(BUILD / "tests" / f"lib{puzzle}_solution_kernel_cpu.a",
+                                     "engine_cpu_reads_checked_ahead")
+            self.assertTrue(ahead, puzzle)
+        for puzzle in ["p04_tiled", "p08_async_copy"]:
+            ahead = functions_naming(BUILD / "tests" / f"lib{puzzle}_solution_kernel_cpu.a",
+                                     "engine_cpu_reads_checked_ahead")
+            self.assertEqual(ahead, set(), puzzle)
 
     def test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers(self):
         """Every broken kernel with its corpus options, every stub and every solution, on their

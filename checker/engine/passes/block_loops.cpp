@@ -40,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "reads_ahead.h"
 #include "transform.h"
 #include "volatile_steps.h"
 
@@ -234,11 +235,14 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
   }
 };
 
-// After the loop invokers are made (they are instrumented as the kernels are): the common
-// cases of the access checks inline (inline_checks.h).
+// After the loop invokers are made (they are instrumented as the kernels are): the checks of a
+// loop's reads made ahead of it where they can be (reads_ahead.h), then the common cases of the
+// access checks inline (inline_checks.h).
 struct InlineAccessChecks : PassInfoMixin<InlineAccessChecks> {
-  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    return inline_access_checks(m) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager& analyses) {
+    const bool ahead = check_loop_reads_ahead(m, analyses);
+    const bool inline_checks = inline_access_checks(m);
+    return ahead || inline_checks ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
 };
 

@@ -15,6 +15,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "instrumented_loads.h"
 #include "thread_local_address.h"
 
 namespace block_loops {
@@ -24,39 +25,14 @@ using engine::cpu::FastPath;
 
 namespace {
 
-// The instrumentation's shadow granularity: a fixed-size callback is used for an access of 1,
-// 2, 4, 8 or 16 bytes aligned to this or to its own size (AddressSanitizer's rule; any other
-// access calls its sized callback).
-constexpr std::uint64_t kShadowGranularity = 8;
+using Access = InstrumentedLoad;
 
-struct Access {
-  LoadInst* load;
-  Value* address;
-  std::uint64_t bytes;
-};
-
-// The loads the instrumentation would give a fixed-size callback, and that this pass takes
-// over: plain (not atomic, not volatile) loads in the default address space, not of a stack
-// slot (the instrumentation decides those by its own rules: left to it), at a line.
+// The loads the instrumentation gives its 4-byte callback, which this pass takes over: 4 bytes,
+// the only width a settled shared read has. A wider load of a tile (a float4) always takes the
+// callback, and the inline tests in front of it made puzzle 7's register-tiled kernel a third
+// slower. Other widths keep the instrumentation's callback.
 bool taken_over(Instruction& instruction, const DataLayout& layout, Access& access) {
-  if (instruction.hasMetadata("nosanitize")) return false;
-  // An access the optimizer moved or merged keeps no line (0): the engine names the nearest
-  // line of the code around its callback's call (source_lines.cpp), which must stay beside it.
-  const DebugLoc& where = instruction.getDebugLoc();
-  if (!where || where.getLine() == 0) return false;
-  auto* load = dyn_cast<LoadInst>(&instruction);
-  if (!load || !load->isSimple()) return false;
-  access = {load, load->getPointerOperand(), 0};
-  if (access.address->getType()->getPointerAddressSpace() != 0 || access.address->isSwiftError()) return false;
-  if (isa<AllocaInst>(getUnderlyingObject(access.address))) return false;
-  TypeSize size = layout.getTypeStoreSize(load->getType());
-  if (size.isScalable()) return false;
-  // 4 bytes, the only width a settled shared read has: a wider load of a tile (a float4) always
-  // takes the callback, and the inline tests in front of it made puzzle 7's register-tiled
-  // kernel a third slower. Other widths keep the instrumentation's callback.
-  access.bytes = size.getKnownMinValue();
-  if (access.bytes != 4) return false;
-  return load->getAlign().value() >= kShadowGranularity || load->getAlign().value() >= access.bytes;
+  return fixed_size_instrumented_load(instruction, layout, access) && access.bytes == 4;
 }
 
 // Each load gets four blocks: one branch to where it goes (nothing to check, the callback,
@@ -227,17 +203,21 @@ class Emitter {
 
 }  // namespace
 
+bool takes_inline_checks(const Function& function) {
+  // The functions the instrumentation instruments (its own rules).
+  if (function.isDeclaration() || function.hasAvailableExternallyLinkage()) return false;
+  if (!function.hasFnAttribute(Attribute::SanitizeAddress)) return false;
+  if (function.hasFnAttribute(Attribute::DisableSanitizerInstrumentation)) return false;
+  // Run on fibers only where loops are turned off: the callbacks are enough.
+  if (function.hasFnAttribute(kRunsAsLoops)) return false;
+  return function.getName().substr(0, 7) != "__asan_";
+}
+
 bool inline_access_checks(Module& m) {
   const DataLayout& layout = m.getDataLayout();
   std::vector<Access> accesses;
   for (Function& function : m) {
-    // The functions the instrumentation instruments (its own rules).
-    if (function.isDeclaration() || function.hasAvailableExternallyLinkage()) continue;
-    if (!function.hasFnAttribute(Attribute::SanitizeAddress)) continue;
-    if (function.hasFnAttribute(Attribute::DisableSanitizerInstrumentation)) continue;
-    // Run on fibers only where loops are turned off: the callbacks are enough.
-    if (function.hasFnAttribute(kRunsAsLoops)) continue;
-    if (function.getName().substr(0, 7) == "__asan_") continue;
+    if (!takes_inline_checks(function)) continue;
     for (BasicBlock& block : function)
       for (Instruction& instruction : block) {
         Access access;

@@ -14,8 +14,9 @@
 #pragma once
 
 namespace llvm {
+class Function;
 class Module;
-}
+}  // namespace llvm
 
 namespace block_loops {
 
@@ -23,6 +24,10 @@ namespace block_loops {
 // the kernel itself then runs only where loops are turned off, and keeps the callbacks alone,
 // which take the code generator far less time than the inline checks.
 inline constexpr char kRunsAsLoops[] = "cuda-cpu-runs-as-loops";
+
+// The functions whose accesses take the inline checks: those AddressSanitizer instruments, but
+// not a kernel that runs on fibers only where loops are turned off (kRunsAsLoops).
+bool takes_inline_checks(const llvm::Function& function);
 
 // Returns whether it changed the module (any function that AddressSanitizer will instrument).
 bool inline_access_checks(llvm::Module& m);

@@ -9,6 +9,10 @@
 
 // The block's symbol name, which kernel code compiled with the pass refers to.
 #define ENGINE_FAST_PATH_SYMBOL "engine_cpu_fast_path"
+// The engine's functions that check a loop's reads before the loop runs (passes/reads_ahead.h,
+// cpu/reads_ahead.cpp), as the pass names them.
+#define ENGINE_READS_AHEAD_SYMBOL "engine_cpu_reads_checked_ahead"
+#define ENGINE_COUNT_READS_AHEAD_SYMBOL "engine_cpu_count_reads_checked_ahead"
 
 namespace engine::cpu {
 
