@@ -46,8 +46,9 @@ for n in $majors; do
       >"$log/solutions.xml" 2>"$log/solutions.stderr" || true
     # The block-loop pass, built against this clang's LLVM: which puzzles run as loops, which code
     # has the inline checks, both execution models printing the same, the checks it puts inline printing what the
-    # callbacks alone print, the lanes of a warp in step at volatile accesses, and a thread's
-    # invariant values computed again after its barriers, not kept in its frame (tests/models).
+    # callbacks alone print, the lanes of a warp in step at volatile accesses, a thread's
+    # invariant values computed again after its barriers, not kept in its frame, and the reads of
+    # the first puzzles' inner loops checked ahead of the loop (tests/models).
     models_status=0
     run_in_root "$course" "MODEL_BUILD_DIR=$build python3 tests/models/test_execution_models.py \
         ExecutionModels.test_the_puzzles_that_wait_only_at_barriers_run_as_loops \
@@ -55,7 +56,8 @@ for n in $majors; do
         ExecutionModels.test_every_checker_compiled_as_loops_prints_what_it_prints_on_fibers \
         ExecutionModels.test_every_checker_prints_the_same_with_its_checks_inline_as_with_the_callbacks_alone \
         ExecutionModels.test_warp_synchronous_code_through_volatile_stays_on_fibers_and_keeps_lanes_in_step \
-        ExecutionModels.test_values_a_thread_computes_the_same_after_each_barrier_are_computed_again_not_kept" \
+        ExecutionModels.test_values_a_thread_computes_the_same_after_each_barrier_are_computed_again_not_kept \
+        ExecutionModels.test_the_inner_loops_of_the_first_puzzles_check_their_reads_ahead" \
       >"$log/models.log" 2>&1 || models_status=$?
   fi
   python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \

@@ -49,12 +49,14 @@ def result(args):
     out["solutions"] = {"total": len(specs), "passed": None if failed is None else len(specs) - len(failed),
                         "failed": None if failed is None else sorted(failed)}
     # tests/models: 0 both models agree, the inline checks with the callbacks, a warp's lanes
-    # keep in step at volatile accesses, and what a thread computes the same after each barrier
-    # is computed again, not kept in its frame; 77 the build has
+    # keep in step at volatile accesses, what a thread computes the same after each barrier
+    # is computed again, not kept in its frame, and the first puzzles' inner loops have their
+    # reads checked ahead; 77 the build has
     # no block-loop pass, though llvm-N-dev was installed with clang-N (a failure: that clang's
     # kernels would all run on fibers, with every check a callback); else a difference.
     out["block_loops"] = {0: "same findings on both models and with the checks inline or called, "
-                             "lanes in step at volatile accesses, thread-invariant values computed again after barriers",
+                             "lanes in step at volatile accesses, thread-invariant values computed again after barriers, "
+                             "inner loops' reads checked ahead",
                           77: "the pass was not built"}.get(
         args.models_status, "differ or failed (models.log)") if out["built"] else None
     print(json.dumps(out, indent=2))
