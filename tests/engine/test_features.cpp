@@ -531,10 +531,12 @@ TEST_CASE("cpu: a finding every thread of every block makes is counted once each
 
 TEST_CASE("cpu: with the limit on each block a grid of short blocks runs to its end, longer than the limit, and a "
           "block that never ends is the only one named") {
-  // 96 blocks of 20 ms on at most two workers take about a second: past a 0.5 s limit on the
-  // launch, and each block 25 times within it.
+  // 192 blocks of 20 ms (by the device clock, which is the wall clock) on at most two workers
+  // take about two seconds: past a 0.5 s limit on the launch even on a machine so busy that the
+  // workers' own time is a fraction of that (past three times the limit by the clock, which stops
+  // the launch whatever the load), and each block 25 times within the limit.
   auto be = cpu_backend();
-  const int blocks = 96;
+  const int blocks = 192;
   DeviceArray<int> out(*be, blocks, "out");
   DeviceArray<int> never_set(*be, 1, "never_set");
   never_set.upload({0});
@@ -558,8 +560,14 @@ TEST_CASE("cpu: with the limit on each block a grid of short blocks runs to its 
   auto never = kernel<void(int, volatile int*, int*)>(m::cpu_one_block_never_ends, m::gpu_one_block_never_ends);
   LaunchResult stuck = engine::launch(*be, never, LaunchConfig{blocks, 32}, each_block, 37, never_set.get(), out.get());
   std::vector<unsigned> named;
+  std::string named_text;
   for (const auto& finding : stuck.findings)
-    if (finding.kind == FindingKind::timeout) named.push_back(finding.where.block.x);
+    if (finding.kind == FindingKind::timeout) {
+      named.push_back(finding.where.block.x);
+      named_text += std::to_string(finding.where.block.x) + " (thread " + std::to_string(finding.where.thread.x) +
+                    ", " + finding.detail + ") ";
+    }
+  INFO("blocks named: " << named_text);
   CHECK(named == std::vector<unsigned>{37});
 }
 

@@ -60,8 +60,22 @@ double time_limit_scale() {
 // clock, on an idle machine. Up to this many times the limit by the clock, whatever the load.
 constexpr double kStarvedLimitFactor = 3.0;
 
-// Seconds that the threads of process `pid` together have spent runnable but waiting for a CPU
-// (the second field of /proc/<pid>/task/<tid>/schedstat), or -1 when the kernel does not say.
+// Seconds that one thread has spent runnable but waiting for a CPU (the second field of
+// /proc/<pid>/task/<tid>/schedstat), or -1 when the kernel does not say (or the thread ended).
+double thread_run_queue_wait_seconds(const std::string& task) {
+  std::FILE* f = std::fopen((task + "/schedstat").c_str(), "r");
+  if (f == nullptr) return -1;
+  unsigned long long on_cpu = 0, waiting = 0;
+  const bool read = std::fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2;
+  std::fclose(f);
+  return read ? 1e-9 * static_cast<double>(waiting) : -1;
+}
+
+std::string task_folder(pid_t pid, pid_t thread) {
+  return "/proc/" + std::to_string(pid) + "/task/" + std::to_string(thread);
+}
+
+// The same for the threads of process `pid` together, or -1 when the kernel does not say.
 double run_queue_wait_seconds(pid_t pid) {
   const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
   DIR* dir = opendir(tasks.c_str());
@@ -70,14 +84,10 @@ double run_queue_wait_seconds(pid_t pid) {
   bool read_any = false;
   while (dirent* entry = readdir(dir)) {
     if (entry->d_name[0] == '.') continue;
-    std::FILE* f = std::fopen((tasks + "/" + entry->d_name + "/schedstat").c_str(), "r");
-    if (f == nullptr) continue;  // a thread that just ended
-    unsigned long long on_cpu = 0, waiting = 0;
-    if (std::fscanf(f, "%llu %llu", &on_cpu, &waiting) == 2) {
-      total += 1e-9 * static_cast<double>(waiting);
-      read_any = true;
-    }
-    std::fclose(f);
+    const double waiting = thread_run_queue_wait_seconds(tasks + "/" + entry->d_name);
+    if (waiting < 0) continue;  // a thread that just ended
+    total += waiting;
+    read_any = true;
   }
   closedir(dir);
   return read_any ? total : -1;
@@ -316,12 +326,15 @@ LateWorkers wait_whole_launch(pid_t pid, pollfd& pfd, double limit, const Launch
 }
 
 // The same, with the limit on each block: the time since a busy worker last finished a block
-// (or since the launch), less its share of the run-queue wait over that time, as above. Only the
-// workers past the limit are late.
+// (or since the launch), less the time its own thread spent waiting for a CPU over that time.
+// Only the workers past the limit are late. (A share of the whole process's wait, as the limit
+// on the launch takes, is wrong here: while one worker spins in an endless loop and never waits,
+// another that waits for a core behind other processes would be charged half its wait only,
+// and its short block named as late.)
 LateWorkers wait_each_block(pid_t pid, pollfd& pfd, double limit, const LaunchReport& report, Clock::time_point start) {
   struct Mark {
     std::uint64_t done = 0;
-    double at = 0, queued = 0;  // when the count last moved, and the run-queue wait then
+    double at = 0, queued = 0;  // when the count last moved, and the worker's run-queue wait then
   };
   Mark marks[kMaxWorkers];
   // Often enough that a block is not stopped late by much, seldom enough to cost nothing.
@@ -331,17 +344,25 @@ LateWorkers wait_each_block(pid_t pid, pollfd& pfd, double limit, const LaunchRe
     if (ready > 0) return 0;
     if (ready < 0 && errno != EINTR) return 0;
     const double now = seconds_since(start);
-    const double queued = std::max(0.0, run_queue_wait_seconds(pid));
     const unsigned workers = std::min<unsigned>(std::max(1u, report.workers), kMaxWorkers);
+    // Where the kernel does not say a thread's wait: the process's, shared out evenly.
+    double shared_out = -1;
+    auto waited = [&](unsigned w) {
+      const std::int32_t thread = report.heartbeat[w].os_thread.load(std::memory_order_relaxed);
+      const double own = thread > 0 ? thread_run_queue_wait_seconds(task_folder(pid, thread)) : -1;
+      if (own >= 0) return own;
+      if (shared_out < 0) shared_out = std::max(0.0, run_queue_wait_seconds(pid)) / workers;
+      return shared_out;
+    };
     LateWorkers late = 0;
     for (unsigned w = 0; w < workers; ++w) {
       const std::uint64_t done = report.heartbeat[w].blocks_done.load(std::memory_order_relaxed);
       if (done != marks[w].done || !report.heartbeat[w].busy.load(std::memory_order_relaxed)) {
-        marks[w] = Mark{done, now, queued};
+        marks[w] = Mark{done, now, waited(w)};
         continue;
       }
       const double clock = now - marks[w].at;
-      const double own = clock - (queued - marks[w].queued) / workers;
+      const double own = clock - (waited(w) - marks[w].queued);
       if (own >= limit || clock >= kStarvedLimitFactor * limit) late |= LateWorkers{1} << w;
     }
     if (late) return late;

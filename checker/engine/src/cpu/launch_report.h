@@ -118,9 +118,12 @@ struct RawTensorEdgeLine {
 // stores would bounce one line between their cores.
 struct alignas(64) WorkerHeartbeat {
   std::atomic<std::uint64_t> block;
-  std::atomic<std::uint32_t> thread;
+  std::atomic<std::uint32_t> thread;  // the block's thread that runs, or last ran
   std::atomic<std::uint32_t> busy;  // 1 while a block runs
   std::atomic<std::uint64_t> blocks_done;  // blocks (CTAs) this worker has finished
+  // The worker's OS thread (its id in /proc/<pid>/task), set before its first block: the parent
+  // reads that thread's own run-queue wait for the limit on each block (isolated_launch.cpp).
+  std::atomic<std::int32_t> os_thread;
 };
 
 // How many findings of each kind one worker made: its own cache line(s), so that workers finding

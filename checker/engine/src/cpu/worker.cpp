@@ -1,6 +1,8 @@
 #include "worker.h"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <boost/context/preallocated.hpp>
@@ -64,6 +66,8 @@ Worker::Worker(const GridPlan& plan, unsigned index)
       warps_((plan.threads_per_block + kWarpSize - 1) / kWarpSize),
       instrumented_(plan.kernel->instrumented),
       heartbeat_(plan.report->heartbeat[index]) {
+  // Workers are made on their own threads (grid_runner.cpp).
+  heartbeat_.os_thread.store(static_cast<std::int32_t>(syscall(SYS_gettid)), std::memory_order_relaxed);
   threads_.resize(n_);
   const Dim3& bd = plan.config.block;
   for (unsigned i = 0; i < n_; ++i) {
@@ -226,7 +230,9 @@ void Worker::become(unsigned target) {
   // Only instrumented code reads the settled entries (plain kernels have no checks), and a
   // launch's checks refresh them as they start (AccessChecks::prepare).
   if (instrumented_) refresh_settled_tags(fast_path);
-  heartbeat_.thread.store(target, std::memory_order_relaxed);
+  // The CUDA thread that runs, or last ran: a limit that runs out while the worker is between two
+  // threads (a warp's lanes taking their steps pass through the scheduler) still names one.
+  if (target < n_) heartbeat_.thread.store(target, std::memory_order_relaxed);
 }
 
 void Worker::pass_on(unsigned self) { switch_to(self, pos_ < queue_.size() ? queue_[pos_++] : n_); }
