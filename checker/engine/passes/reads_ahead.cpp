@@ -21,6 +21,7 @@
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "thread_local_address.h"
 
 namespace block_loops {
 namespace {
@@ -109,7 +110,10 @@ bool hoist_invariants(Loop& loop, const DominatorTree& dominators) {
       if (!dominators.dominates(block, latch)) continue;
       for (auto next = block->begin(); next != block->end();) {
         Instruction& instruction = *next++;
-        if (isa<PHINode>(instruction) || instruction.isTerminator() || isa<CallBase>(instruction)) continue;
+        if (isa<PHINode>(instruction) || instruction.isTerminator()) continue;
+        // The one call moved: a __shared__ variable's address (LLVM 16 and later take it through
+        // llvm.threadlocal.address), the same on this OS thread for the whole loop.
+        if (isa<CallBase>(instruction) && !takes_thread_local_address(&instruction)) continue;
         if (!all_of(instruction.operands(), [&](Value* operand) { return loop.isLoopInvariant(operand); })) continue;
         // The engine's own reads (nosanitize); a read the instrumentation checks stays where it is.
         if (auto* load = dyn_cast<LoadInst>(&instruction)) {
