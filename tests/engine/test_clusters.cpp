@@ -174,10 +174,7 @@ std::unique_ptr<engine::Backend> cpu() {
   return engine::open_backend(engine::BackendChoice::cpu).backend;
 }
 
-template <typename Sig>
-engine::Kernel<Sig> cpu_only(const engine::KernelImage& (*image)()) {
-  return engine::Kernel<Sig>(image(), engine::absent_image("absent"));
-}
+using test_support::cpu_only;
 
 // The inline-PTX finding that stops the launch: its words and its line.
 void check_refusal(const LaunchResult& r, const std::string& words, const char* line_text) {

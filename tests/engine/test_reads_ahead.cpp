@@ -79,15 +79,9 @@ std::int64_t ahead(std::uintptr_t first, std::intptr_t step, std::uint64_t count
   return engine_cpu_reads_checked_ahead(first, step, count, bytes);
 }
 
-std::unique_ptr<engine::Backend> cpu() {
-  test_support::note_started();
-  return engine::open_backend(engine::BackendChoice::cpu).backend;
-}
+std::unique_ptr<engine::Backend> cpu() { return test_support::backend_or_skip(engine::BackendKind::cpu); }
 
-template <typename Sig>
-engine::Kernel<Sig> cpu_only(const engine::KernelImage& (*image)()) {
-  return engine::Kernel<Sig>(image(), engine::absent_image("absent"));
-}
+using test_support::cpu_only;
 
 RunOptions in_order(engine::ThreadOrder order) {
   RunOptions o;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/backend.h"
+#include "engine/kernel.h"
 
 namespace test_support {
 
@@ -20,6 +21,12 @@ bool gpu_or_skip();
 
 // The backend, or null after noting a skip.
 std::unique_ptr<engine::Backend> backend_or_skip(engine::BackendKind kind);
+
+// A kernel of a CPU_ONLY library (what only the CPU backend checks): it has no GPU image.
+template <typename Sig>
+engine::Kernel<Sig> cpu_only(const engine::KernelImage& (*image)()) {
+  return engine::Kernel<Sig>(image(), engine::absent_image("absent"));
+}
 
 }  // namespace test_support
 
