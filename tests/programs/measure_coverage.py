@@ -236,6 +236,11 @@ def main():
     parser.add_argument("--limit", type=int, default=240, help="seconds for a program's build and run")
     a = parser.parse_args()
     programs = read_list(a.list)
+    # Every checkout first: a missing one would stop the run after minutes of others' builds.
+    missing = sorted({p["copy"] for p in programs if not Path(p["copy"]).is_dir()})
+    if missing:
+        sys.exit(f"{a.list}: no checkout at " + ", ".join(missing) +
+                 " (each program's folder is relative to the list's own folder)")
     said = subprocess.run([str(NVCC), "--print-toolkit-root"], capture_output=True, text=True)
     if said.returncode != 0:
         sys.exit(f"checker/nvcc --print-toolkit-root failed:\n{said.stderr}")
