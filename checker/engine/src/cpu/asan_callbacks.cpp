@@ -35,7 +35,8 @@ __attribute__((noinline)) void check(std::uintptr_t a, unsigned size, bool write
 
 // Where kernels are compiled with the block-loop pass, the commonest early returns below are
 // also put inline in front of each access (passes/inline_checks.h), which calls these callbacks
-// for the rest; keep the two in step.
+// for the rest, and answered for a loop's whole range of reads at once (reads_ahead.cpp); keep
+// the three in step.
 //
 // The accesses that dominate a matmul kernel, settled without a call: a shared access with
 // no other thread's conflicting access to the same word since the last barrier (recorded
