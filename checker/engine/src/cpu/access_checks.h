@@ -227,11 +227,13 @@ class AccessChecks {
   ZeroedArray<std::uint8_t> written_;
   // Per shared word: whether whole-word reads of it leave every check as they are for the
   // rest of the epoch, so that the fast path stops there without reading the word's shadow
-  // (most reads of a matmul's tiles). It is fully written, no thread wrote it since the
-  // barrier, and its readers are settled (SharedReaders): for every reader
-  // (settled_tag(epoch, kAnyReader)), or for a warp's readers while its __syncwarp count
-  // stays (settled_tag(epoch, warp_tag(warp, count))). Whatever else touches the word's shadow
-  // (a store, every access the full way, a landed copy) sets it back to 0.
+  // (most reads of a matmul's tiles). Either no thread wrote it since the barrier, it has no
+  // unwritten bytes left to report (all written, or that read reported), and its readers are
+  // settled (SharedReaders): for every reader (settled_tag(epoch, kAnyReader)), or for a
+  // warp's readers while its __syncwarp count stays (settled_tag(epoch, warp_tag(warp,
+  // count))). Or its race since the barrier is reported: nothing looks at its readers again
+  // (for every reader). Whatever else touches the word's shadow (a store, every access the
+  // full way, a landed copy) sets it back to 0.
   ZeroedArray<std::uint64_t> settled_;
   void unsettle(std::size_t first, std::size_t last) {
     for (std::size_t i = first; i <= last && i < settled_.size(); ++i) settled_[i] = 0;

@@ -77,8 +77,9 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
           if (w.writer == 0 || w.writer == f.me) {
             if (w.readers.first == 0) f.reader_site[i] = site;
             w.readers.note(f.me, sync);
-            // Fully written and no writer: settled, when its readers are.
-            if (w.writer == 0 && whole) {
+            // No writer, and no unwritten bytes left to report (all written, or their read
+            // already reported): settled, when its readers are.
+            if (w.writer == 0) {
               if (w.readers.settled_for_all())
                 f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader);
               else if (w.readers.settled_for_warp())  // then this thread is of that warp
@@ -87,12 +88,13 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
             return;
           }
           // Another thread's write whose race this word has already reported since the barrier:
-          // all the full check (check_word) would do is note the reader. A kernel that lacks a
-          // barrier reads every word of its tile this way.
+          // all the full check (check_word) would do is note the reader, and no check looks at
+          // the readers of a reported word again before the barrier, so the word is settled for
+          // every reader. A kernel that lacks a barrier reads every word of its tile this way.
           if (w.readers.word_reported) {
             if (w.readers.first == 0) f.reader_site[i] = site;
             w.readers.note(f.me, sync);
-            f.settled[i] = 0;  // as the full check leaves it
+            f.settled[i] = engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader);
             return;
           }
         } else if ((w.writer == 0 || w.writer == f.me) && w.readers.unordered_with(f.me, sync) == 0) {
