@@ -27,8 +27,8 @@ if(CMAKE_SYSROOT)
 endif()
 
 # Archives are indexed as they are written (ar's "s"), with no ranlib run after: one process
-# less for each kernel library, and every edit of a puzzle rebuilds one. This holds for every
-# static library of the project that includes this file.
+# less for each archive. This holds for every static library of the project that includes this
+# file (the GPU build of a kernel file is one; its CPU build is an object, below).
 foreach(language C CXX CUDA)
   set(CMAKE_${language}_ARCHIVE_CREATE "<CMAKE_AR> qcs <TARGET> <LINK_FLAGS> <OBJECTS>")
   set(CMAKE_${language}_ARCHIVE_APPEND "<CMAKE_AR> qs <TARGET> <LINK_FLAGS> <OBJECTS>")
@@ -172,10 +172,12 @@ function(add_kernel_library name)
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
 
-  # Two archives, the CPU build and the GPU build of the file, each with its symbols renamed
+  # Two libraries, the CPU build and the GPU build of the file, each with its symbols renamed
   # apart as it is compiled (ptx_rewrite --localize-symbols, tools/localize_symbols.cpp): both
-  # define the kernel's own names, and so does every other kernel file.
-  add_library(${name}_cpu STATIC "${rewritten}")
+  # define the kernel's own names, and so does every other kernel file. The CPU build is its
+  # one object, linked as it is: an archive of it would cost every edit and every graded
+  # submission two more processes (the old archive's removal and ar) and take nothing out.
+  add_library(${name}_cpu OBJECT "${rewritten}")
   kernel_codegen_flags(codegen_flags)
   set(compile_flags ${cpu_flags} ${codegen_flags})
   set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "${compile_flags}")
@@ -193,7 +195,10 @@ function(add_kernel_library name)
   _kernel_library_localize(${name}_cpu CXX "${rewrite}" cpu_${LIBRARY_ID})
   add_library(${name} INTERFACE)
   target_include_directories(${name} INTERFACE "${gen}")
+  # An object library that another links through an interface library passes on its usage
+  # requirements alone: its object is named here, for every target that links ${name}.
   target_link_libraries(${name} INTERFACE engine_headers ${name}_cpu)
+  target_sources(${name} INTERFACE $<TARGET_OBJECTS:${name}_cpu>)
   if(with_gpu OR nvcc_check)
     configure_file("${KERNEL_TARGETS_DIR}/kernel_gpu.cu.in" "${gen}/gpu.cu" @ONLY)
   endif()
