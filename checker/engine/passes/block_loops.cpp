@@ -14,6 +14,8 @@
 // (builtin_variables.h): they are the engine's, never device memory. And after the loop
 // invokers are made, it puts the common cases of the access checks inline in front of the
 // kernels' plain loads and stores (inline_checks.h), which the instrumentation then leaves alone.
+// Last, the instrumented functions drop their local variables' locations, which only a debugger
+// reads (variable_locations.h).
 //
 // First of all, it puts the engine's step in front of volatile accesses of memory, where the
 // lanes of a warp keep in step as code written for lockstep warps expects (volatile_steps.h).
@@ -42,6 +44,7 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "reads_ahead.h"
 #include "transform.h"
+#include "variable_locations.h"
 #include "volatile_steps.h"
 
 namespace block_loops {
@@ -246,6 +249,14 @@ struct InlineAccessChecks : PassInfoMixin<InlineAccessChecks> {
   }
 };
 
+// Last: the instrumented functions' local variables lose their per-instruction locations,
+// which only a debugger reads and which cost most of their code generation (variable_locations.h).
+struct DropLocalVariableLocations : PassInfoMixin<DropLocalVariableLocations> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    return drop_local_variable_locations(m) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
 }  // namespace
 }  // namespace block_loops
 
@@ -257,6 +268,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginIn
             builder.registerOptimizerLastEPCallback([](llvm::ModulePassManager& passes, auto&&...) {
               passes.addPass(block_loops::BlockLoopsPass());
               passes.addPass(block_loops::InlineAccessChecks());
+              passes.addPass(block_loops::DropLocalVariableLocations());
             });
           }};
 }
