@@ -34,7 +34,7 @@ ON_FIBERS = ["p09_tensor_cores", "p11_mma_sync", "p12_tma_wgmma", "p13_warp_spec
 
 
 def functions_naming(object_file, symbol):
-    """The functions of an object file or archive whose code refers to `symbol`."""
+    """The functions of an object file whose code refers to `symbol`."""
     listed = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", str(object_file)], capture_output=True,
                             text=True, check=True).stdout
     found, function = set(), None
@@ -44,6 +44,15 @@ def functions_naming(object_file, symbol):
             function = header.group(1)
         elif function and symbol in line:
             found.add(function)
+    return found
+
+
+def kernel_object(library):
+    """The object of a kernel file's CPU build (KernelTargets.cmake: an object library, linked as
+    it is), where CMake puts it in the tests' folder."""
+    found = BUILD / "tests" / "CMakeFiles" / f"{library}_cpu.dir" / "kernels" / library / "cpu_ptx.cpp.o"
+    if not found.is_file():
+        raise AssertionError(f"{found}: no object for the kernel library {library}; build the tests first")
     return found
 
 
@@ -75,10 +84,10 @@ class ExecutionModels(unittest.TestCase):
         called by its loop invoker for each thread: the kernel itself gets them (once it kept the
         callbacks, and every access of puzzle 1's kernel called the engine)."""
         require_pass()
-        tiled = functions_with_inline_checks(BUILD / "tests" / "libp04_tiled_solution_kernel_cpu.a")
+        tiled = functions_with_inline_checks(kernel_object("p04_tiled_solution_kernel"))
         self.assertTrue(any(f.startswith("_ZN6engine16invoke_with_args") and ".block_loop" in f for f in tiled), tiled)
         self.assertFalse(any(f.startswith("_Z12matmul_tiled") for f in tiled), tiled)
-        naive = functions_with_inline_checks(BUILD / "tests" / "libp01_naive_solution_kernel_cpu.a")
+        naive = functions_with_inline_checks(kernel_object("p01_naive_solution_kernel"))
         self.assertTrue(any(f.startswith("_Z12matmul_naive") for f in naive), naive)
 
     def test_the_inner_loops_of_the_first_puzzles_check_their_reads_ahead(self):
@@ -89,11 +98,11 @@ class ExecutionModels(unittest.TestCase):
         callbacks alone in the test below."""
         require_pass()
         for puzzle in ["p01_naive", "p02_single_row_shared", "p03_row_col_shared", "p05_single_block_aat"]:
-            ahead = functions_naming(BUILD / "tests" / f"lib{puzzle}_solution_kernel_cpu.a",
+            ahead = functions_naming(kernel_object(f"{puzzle}_solution_kernel"),
                                      "engine_cpu_reads_checked_ahead")
             self.assertTrue(ahead, puzzle)
         for puzzle in ["p04_tiled", "p08_async_copy"]:
-            ahead = functions_naming(BUILD / "tests" / f"lib{puzzle}_solution_kernel_cpu.a",
+            ahead = functions_naming(kernel_object(f"{puzzle}_solution_kernel"),
                                      "engine_cpu_reads_checked_ahead")
             self.assertEqual(ahead, set(), puzzle)
 
