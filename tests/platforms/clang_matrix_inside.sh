@@ -38,7 +38,8 @@ for n in $majors; do
   status=0
   models_status=1
   run_in_root "$course" "cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-$n \
-      -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests" >"$log/build.log" 2>&1 || status=$?
+      -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests bench_register_tiled_plain_cpu" \
+      >"$log/build.log" 2>&1 || status=$?
   if [ "$status" = 0 ]; then
     run_in_root "$course" "$build/tests/corpus_tests -tc='cpu: every broken kernel in the corpus produces its finding' -r=xml" \
       >"$log/broken.xml" 2>"$log/broken.stderr" || true
@@ -59,6 +60,15 @@ for n in $majors; do
         ExecutionModels.test_values_a_thread_computes_the_same_after_each_barrier_are_computed_again_not_kept \
         ExecutionModels.test_the_inner_loops_of_the_first_puzzles_check_their_reads_ahead" \
       >"$log/models.log" 2>&1 || models_status=$?
+    # And the pass's last step, which reads this LLVM's own form of debug information (intrinsics,
+    # or from LLVM 19 records): no location lists of local variables in instrumented kernel
+    # objects, the __shared__ variables' locations kept, a plain object's lists still there.
+    objects="$build/tests/CMakeFiles/%s_cpu.dir/kernels/%s/cpu_ptx.cpp.o"
+    run_in_root "$course" "python3 tests/setup/test_variable_locations.py \
+        --plain $build/bench/CMakeFiles/bench_register_tiled_plain_cpu.dir/kernels/bench_register_tiled_plain/cpu_ptx.cpp.o \
+        --instrumented $(printf "$objects " p04_tiled_solution_kernel p04_tiled_solution_kernel \
+                                           p10_warp_tiling_solution_kernel p10_warp_tiling_solution_kernel) \
+        --shared a_tile b_tile" >>"$log/models.log" 2>&1 || models_status=$?
   fi
   python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \
     --version "$(run_in_root / "clang++-$n --version | head -1")" --seconds $(( $(date +%s) - start )) \
