@@ -38,7 +38,7 @@ for n in $majors; do
   status=0
   models_status=1
   run_in_root "$course" "cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-$n \
-      -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests bench_register_tiled_plain_cpu" \
+      -DPUZZLES_ENABLE_CUDA=OFF && cmake --build $build --target corpus_tests checker_tests canaries_not_instrumented_kernels_cpu" \
       >"$log/build.log" 2>&1 || status=$?
   if [ "$status" = 0 ]; then
     run_in_root "$course" "$build/tests/corpus_tests -tc='cpu: every broken kernel in the corpus produces its finding' -r=xml" \
@@ -65,7 +65,7 @@ for n in $majors; do
     # objects, the __shared__ variables' locations kept, a plain object's lists still there.
     objects="$build/tests/CMakeFiles/%s_cpu.dir/kernels/%s/cpu_ptx.cpp.o"
     run_in_root "$course" "python3 tests/setup/test_variable_locations.py \
-        --plain $build/bench/CMakeFiles/bench_register_tiled_plain_cpu.dir/kernels/bench_register_tiled_plain/cpu_ptx.cpp.o \
+        --plain $build/tests/canaries/CMakeFiles/canaries_not_instrumented_kernels_cpu.dir/kernels/canaries_not_instrumented_kernels/cpu_ptx.cpp.o \
         --instrumented $(printf "$objects " p04_tiled_solution_kernel p04_tiled_solution_kernel \
                                            p10_warp_tiling_solution_kernel p10_warp_tiling_solution_kernel) \
         --shared a_tile b_tile" >>"$log/models.log" 2>&1 || models_status=$?
