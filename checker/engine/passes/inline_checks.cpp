@@ -58,7 +58,10 @@ class Emitter {
   void emit(const Access& access) {
     LoadInst* at = access.load;
     BasicBlock* before = at->getParent();
-    BasicBlock* done = before->splitBasicBlock(at, before->getName() + ".checked");
+    // Every split gets the same name (LLVM numbers them): named after the block it splits, a
+    // block split at each of its loads would carry one suffix per load, and the text form of a
+    // kernel with an unrolled loop had names past the length LLVM reads back.
+    BasicBlock* done = before->splitBasicBlock(at, "checked");
     before->getTerminator()->eraseFromParent();
     BasicBlock* slow = BasicBlock::Create(context_, "check.call", before->getParent(), done);
     BasicBlock* shared = block("check.shared", done);
