@@ -1,12 +1,14 @@
 """Compiles kernel files with and without the precompiled kernel shim and compares the objects.
 
-A kernel file of the CPU build leaves out the kernel shim's text and is compiled against the
-shim's precompiled header (checker/engine/tools/precompiled_prelude.h). For each kernel file
-of a build, this writes the whole text again (ptx_rewrite without --prelude, on the same
-preprocessed file), compiles both with the build's own command, the header's flags taken out
-for the whole text, and compares what the engine and the checks depend on: the machine code,
-the symbols, the line table (address, file, line, column) and the variables with their lines.
-A difference is a bug of the precompiled prelude.
+A kernel file of the CPU build is preprocessed with the kernel shim's macros alone, or with the
+whole shim whose text ptx_rewrite --prelude then leaves out (checker/cmake/KernelTargets.cmake),
+and compiled against the shim's precompiled header (checker/engine/tools/precompiled_prelude.h).
+For each kernel file of a build, this writes the whole text again (the build's own preprocessing
+command, without the shim's macros, and ptx_rewrite without --prelude), compiles both with the
+build's own command, the header's flags taken out for the whole text, and compares what the
+engine and the checks depend on: the machine code, the symbols, the line table (address, file,
+line, column) and the variables with their lines. A difference is a bug of the precompiled
+prelude or of preprocessing with the shim's macros.
 
   python3 compare_precompiled_prelude.py --build B [--jobs N] [NAME...]
 
@@ -98,31 +100,69 @@ def facts(obj):
     return {"code": code, "symbols": symbols, "line table": "\n".join(lines), "variables": "\n".join(variables)}
 
 
-def compare(source, directory, arguments, rewrite):
-    """None when the two objects agree, else what differs."""
-    gen = os.path.dirname(source)
-    preprocessed = os.path.join(gen, "cpu.ii")
+def whole_preprocessing(build, source, scratch):
+    """The kernel file preprocessed with the whole shim, and how the build preprocesses it: the
+    path of the build's own file where the build preprocesses it so; else the build's command
+    (ninja's) run again into `scratch` without the shim's macros (-include .../prelude_macros.h).
+    Raises RuntimeError."""
+    done = subprocess.run(["ninja", "-C", build, "-t", "commands", "-s", source], capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        raise RuntimeError(f"ninja knows no command that makes {source}: {done.stderr.strip()}")
+    steps = done.stdout.strip().splitlines()[-1].split(" && ")
+    directory = shlex.split(steps[0])[1] if steps[0].startswith("cd ") else build
+    preprocess = next((shlex.split(step) for step in steps if " -E " in step), None)
+    if preprocess is None:
+        raise RuntimeError(f"no preprocessing step in the command that makes {source}")
+    macros = [i for i, word in enumerate(preprocess) if word == "-include" and i + 1 < len(preprocess)
+              and preprocess[i + 1].endswith("prelude_macros.h")]
+    if not macros:
+        return os.path.join(os.path.dirname(source), "cpu.ii"), "the whole shim"
+    whole, kept, skip = os.path.join(scratch, "whole_preprocessed.ii"), [], 0
+    for i, word in enumerate(preprocess):
+        if skip:
+            skip -= 1
+        elif i in macros or word in ("-MF", "-MT", "-o"):
+            skip = 1
+        elif word != "-MD":
+            kept.append(word)
+    done = subprocess.run(kept[:-1] + ["-o", whole, kept[-1]], cwd=directory, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"preprocessing with the whole shim failed: {done.stderr.strip()[:400]}")
+    return whole, "the shim's macros"
+
+
+def compare(source, directory, arguments, rewrite, build):
+    """(None when the two objects agree, else what differs; how the build preprocesses the file)."""
     compile_arguments = compiler_arguments(arguments)
     with tempfile.TemporaryDirectory() as scratch:
-        # The same path for both: the object's constructor and line table are named after it.
-        text = os.path.join(scratch, "kernel", os.path.basename(source))
-        os.makedirs(os.path.dirname(text))
-        whole = os.path.join(scratch, "whole.ii")
-        done = subprocess.run([rewrite, preprocessed, whole], capture_output=True, text=True)
+        try:
+            preprocessed, preprocessing = whole_preprocessing(build, source, scratch)
+        except RuntimeError as error:
+            return str(error), "?"
+        return compare_objects(source, directory, compile_arguments, rewrite, preprocessed, scratch), preprocessing
+
+
+def compare_objects(source, directory, compile_arguments, rewrite, preprocessed, scratch):
+    """None when the kernel file's object and the whole text's agree, else what differs."""
+    # The same path for both: the object's constructor and line table are named after it.
+    text = os.path.join(scratch, "kernel", os.path.basename(source))
+    os.makedirs(os.path.dirname(text))
+    whole = os.path.join(scratch, "whole.ii")
+    done = subprocess.run([rewrite, preprocessed, whole], capture_output=True, text=True)
+    if done.returncode != 0:
+        return f"ptx_rewrite without --prelude failed: {done.stderr.strip()}"
+    objects = {}
+    for kind, origin, command in (("whole", whole, without_header(compile_arguments)),
+                                  ("header", source, compile_arguments)):
+        with open(origin, "rb") as given, open(text, "wb") as copy:
+            copy.write(given.read())
+        obj = os.path.join(scratch, kind + ".o")
+        done = subprocess.run(with_output(command, text, obj), cwd=directory, capture_output=True, text=True)
         if done.returncode != 0:
-            return f"ptx_rewrite without --prelude failed: {done.stderr.strip()}"
-        objects = {}
-        for kind, origin, command in (("whole", whole, without_header(compile_arguments)),
-                                      ("header", source, compile_arguments)):
-            with open(origin, "rb") as given, open(text, "wb") as copy:
-                copy.write(given.read())
-            obj = os.path.join(scratch, kind + ".o")
-            done = subprocess.run(with_output(command, text, obj), cwd=directory, capture_output=True, text=True)
-            if done.returncode != 0:
-                return f"the {kind} compile failed: {done.stderr.strip()[:400]}"
-            objects[kind] = facts(obj)
-        different = [what for what in objects["whole"] if objects["whole"][what] != objects["header"][what]]
-        return ", ".join(different) + " differ" if different else None
+            return f"the {kind} compile failed: {done.stderr.strip()[:400]}"
+        objects[kind] = facts(obj)
+    different = [what for what in objects["whole"] if objects["whole"][what] != objects["header"][what]]
+    return ", ".join(different) + " differ" if different else None
 
 
 def main():
@@ -147,16 +187,16 @@ def main():
         return 1
     differences = 0
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        jobs = {source: pool.submit(compare, source, directory, arguments, rewrite)
+        jobs = {source: pool.submit(compare, source, directory, arguments, rewrite, args.build)
                 for source, directory, arguments in kernels}
         for source, job in jobs.items():
             name = os.path.relpath(os.path.dirname(source), args.build)
-            problem = job.result()
+            problem, preprocessing = job.result()
             if problem:
                 differences += 1
-                print(f"DIFFERENT  {name}: {problem}")
+                print(f"DIFFERENT  {name} (preprocessed with {preprocessing}): {problem}")
             else:
-                print(f"same       {name}")
+                print(f"same       {name} (preprocessed with {preprocessing})")
     print(f"{len(kernels)} kernel files compiled with and without the precompiled kernel shim: {differences} differ")
     return 1 if differences else 0
 

@@ -1,6 +1,7 @@
 // The calls and per-OS-thread variables of the block-loop ABI (block_loop_names.h says what
 // they are for), as the engine defines them.
-#pragma once
+#ifndef CUDA_CPU_BLOCK_LOOP_ABI_H_
+#define CUDA_CPU_BLOCK_LOOP_ABI_H_
 
 #include "cuda_cpu/block_loop_names.h"
 #include <cstddef>
@@ -24,3 +25,5 @@ int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce);
 void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), const void* kernel, void (*loops)(void* const*),
                             std::size_t frame_bytes, unsigned barriers);
 }
+
+#endif  // CUDA_CPU_BLOCK_LOOP_ABI_H_

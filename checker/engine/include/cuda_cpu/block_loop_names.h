@@ -7,7 +7,8 @@
 // engine calls it once per thread and per phase, where the fiber model switches stacks.
 // Everything the thread keeps across a barrier (its values, its local arrays) lives in its
 // frame, at cuda_cpu_loop_frame; cuda_cpu_loop_resume says where it goes on.
-#pragma once
+#ifndef CUDA_CPU_BLOCK_LOOP_NAMES_H_
+#define CUDA_CPU_BLOCK_LOOP_NAMES_H_
 
 #define CUDA_CPU_LOOP_FRAME cuda_cpu_loop_frame
 #define CUDA_CPU_LOOP_RESUME cuda_cpu_loop_resume
@@ -35,3 +36,4 @@
 // Frames are this aligned; a kernel whose locals ask for more stays on fibers.
 #define CUDA_CPU_LOOP_FRAME_ALIGNMENT 64
 
+#endif  // CUDA_CPU_BLOCK_LOOP_NAMES_H_

@@ -3,7 +3,8 @@
 // (checker/engine/tools/chevron_launch.h). As with nvcc, the arguments are converted to the
 // kernel's parameter types, the launch's errors are what cudaGetLastError returns next, and
 // a kernel that is a template may have its template arguments deduced from the arguments.
-#pragma once
+#ifndef CUDA_CPU_CHEVRON_H_
+#define CUDA_CPU_CHEVRON_H_
 
 #include <cstddef>
 #include <tuple>
@@ -162,3 +163,5 @@ void chevron_launch(ChevronRank<0>, const ChevronSite& site, const ChevronConfig
 }
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_CHEVRON_H_

@@ -1,5 +1,6 @@
 // CUDA device functions for the CPU backend: barriers, min/max, atomics, a few intrinsics.
-#pragma once
+#ifndef CUDA_CPU_DEVICE_FUNCTIONS_H_
+#define CUDA_CPU_DEVICE_FUNCTIONS_H_
 
 #include <cmath>
 #include <cstdint>
@@ -290,3 +291,5 @@ CUDA_CPU_SCOPED_ATOMIC(atomicAnd)
 CUDA_CPU_SCOPED_ATOMIC(atomicOr)
 CUDA_CPU_SCOPED_ATOMIC(atomicXor)
 #undef CUDA_CPU_SCOPED_ATOMIC
+
+#endif  // CUDA_CPU_DEVICE_FUNCTIONS_H_

@@ -10,7 +10,8 @@
 // gives a null pointer, as on a GPU. In host code (no kernel running) it is malloc's, as an
 // ordinary new would give. `delete` needs no rewriting: the engine's operator delete gives each
 // pointer back to the heap it came from.
-#pragma once
+#ifndef CUDA_CPU_DEVICE_HEAP_H_
+#define CUDA_CPU_DEVICE_HEAP_H_
 // A system header to the build's rewrite, which reads any other operator new as the file's own
 // and then leaves its new-expressions alone.
 #pragma GCC system_header
@@ -39,3 +40,5 @@ inline void* operator new[](std::size_t bytes, cuda_cpu::DeviceHeap) noexcept {
 // Called only when a constructor throws (host code).
 inline void operator delete(void* pointer, cuda_cpu::DeviceHeap) noexcept { cuda_cpu::device_heap_release(pointer); }
 inline void operator delete[](void* pointer, cuda_cpu::DeviceHeap) noexcept { cuda_cpu::device_heap_release(pointer); }
+
+#endif  // CUDA_CPU_DEVICE_HEAP_H_

@@ -3,7 +3,8 @@
 // defines that header's guard and includes this). The calls that take them are in
 // cuda_cpu/runtime_api.h. What programs and helper headers compare, store or print must
 // have CUDA's numbers: an attribute or error number means the same here as on a GPU.
-#pragma once
+#ifndef CUDA_CPU_DRIVER_TYPES_H_
+#define CUDA_CPU_DRIVER_TYPES_H_
 
 #include <climits>
 #include <cstddef>
@@ -644,3 +645,5 @@ enum cudaMemPoolAttr {
 };
 
 #include "cuda_cpu/graph_types.h"
+
+#endif  // CUDA_CPU_DRIVER_TYPES_H_

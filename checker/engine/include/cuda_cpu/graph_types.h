@@ -2,7 +2,8 @@
 // <driver_types.h>; cuda_cpu/driver_types.h includes this). The CPU backend does not run
 // graphs: a program that builds them compiles, and the first graph call stops it with a line
 // naming the call (cuda_cpu/unsupported_api.h).
-#pragma once
+#ifndef CUDA_CPU_GRAPH_TYPES_H_
+#define CUDA_CPU_GRAPH_TYPES_H_
 
 #include <cstddef>
 
@@ -143,3 +144,5 @@ struct cudaGraphNodeParams {
   };
   long long reserved2;
 };
+
+#endif  // CUDA_CPU_GRAPH_TYPES_H_

@@ -3,7 +3,8 @@
 // run. They find the kernel's image (its __shared__ storage, whether it is instrumented) by
 // its address among the images the build exports, which register themselves here
 // (checker/cmake/KernelTargets.cmake); a kernel that no build exports cannot be launched so.
-#pragma once
+#ifndef CUDA_CPU_HOST_LAUNCH_H_
+#define CUDA_CPU_HOST_LAUNCH_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -60,3 +61,5 @@ using AllocationRefusedObserver = void (*)(const AllocationRefusal& refusal);
 void observe_allocation_refusals(AllocationRefusedObserver observer);
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_HOST_LAUNCH_H_

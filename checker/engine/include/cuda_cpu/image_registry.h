@@ -2,7 +2,8 @@
 // needs of host launches (cuda_cpu/host_launch.h). Every kernel file's wrapper includes it, so
 // it stays small: the standard headers behind host_launch.h's findings cost a kernel build
 // more time than the kernel itself.
-#pragma once
+#ifndef CUDA_CPU_IMAGE_REGISTRY_H_
+#define CUDA_CPU_IMAGE_REGISTRY_H_
 
 namespace engine {
 struct KernelImage;
@@ -16,3 +17,5 @@ bool register_kernel_image(const engine::KernelImage* image);
 const engine::KernelImage* registered_kernel_image(const void* kernel);
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_IMAGE_REGISTRY_H_

@@ -9,7 +9,8 @@
 // and the file itself stays the bytes that nvcc compiles. Each operand is bound here to its
 // C++ value as GCC-style inline assembly binds it to a register: "r" 32 bits, "l" 64, "h" 16,
 // "c" 8, "f" a float, "d" a double, "n" an immediate.
-#pragma once
+#ifndef CUDA_CPU_INLINE_PTX_H_
+#define CUDA_CPU_INLINE_PTX_H_
 
 #include <cstdint>
 #include <cstring>
@@ -153,3 +154,5 @@ Bound inout(T& lvalue) {
 }
 
 }  // namespace cuda_cpu::ptx
+
+#endif  // CUDA_CPU_INLINE_PTX_H_

@@ -10,7 +10,8 @@
 // follow, as a pointer to a temporary that the caller makes and destroys. So the kernel is
 // called through a function type that takes such a parameter as that pointer, to a bitwise copy
 // the caller never destroys; every other parameter is passed as before.
-#pragma once
+#ifndef CUDA_CPU_KERNEL_PARAMETERS_H_
+#define CUDA_CPU_KERNEL_PARAMETERS_H_
 
 #include <cstddef>
 #include <cstring>
@@ -75,3 +76,5 @@ void call_kernel(void (*kernel)(P...), void* const* args) {
 }
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_KERNEL_PARAMETERS_H_

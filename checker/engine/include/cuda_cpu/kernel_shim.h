@@ -3,7 +3,8 @@
 // compiles: no #ifdef in it. docs/dev/engine.md explains each choice.
 // As nvcc does for every .cu file, it includes <cuda_runtime.h> (the engine's version, in
 // cuda_cpu/compat) first; everything else a kernel file includes itself, at global scope.
-#pragma once
+#ifndef CUDA_CPU_KERNEL_SHIM_H_
+#define CUDA_CPU_KERNEL_SHIM_H_
 
 #include "cuda_cpu/nvcc_macros.h"  // __CUDACC__ and the version macros, before any header
 #include <cuda_runtime.h>
@@ -55,3 +56,5 @@ constexpr unsigned long alignas_argument() {
   return N;
 }
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_KERNEL_SHIM_H_

@@ -6,10 +6,13 @@
 // __CUDA_ARCH__ is not defined here: nvcc defines it in device passes only, and so does the CPU
 // backend, which compiles a whole program's file that tests it as both passes (-D__CUDA_ARCH__ in
 // the device pass's command: checker/cli/course/device_pass.py).
-#pragma once
+#ifndef CUDA_CPU_NVCC_MACROS_H_
+#define CUDA_CPU_NVCC_MACROS_H_
 
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 8
 #define __CUDACC_VER_BUILD__ 0
+
+#endif  // CUDA_CPU_NVCC_MACROS_H_

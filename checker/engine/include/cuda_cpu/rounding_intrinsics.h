@@ -10,7 +10,8 @@
 // reassociate TwoSum away) runs the operation under the C library's rounding mode of the same
 // name: exact too, and about thirty times slower, which programs that call these in every
 // step of a loop would feel. tests/engine/test_rounding.cpp compares the two, bit for bit.
-#pragma once
+#ifndef CUDA_CPU_ROUNDING_INTRINSICS_H_
+#define CUDA_CPU_ROUNDING_INTRINSICS_H_
 
 #include <cfenv>
 #include <cmath>
@@ -153,3 +154,5 @@ CUDA_CPU_ROUNDED(rd, cuda_cpu::Rounding::down)
 CUDA_CPU_ROUNDED(ru, cuda_cpu::Rounding::up)
 CUDA_CPU_ROUNDED(rz, cuda_cpu::Rounding::toward_zero)
 #undef CUDA_CPU_ROUNDED
+
+#endif  // CUDA_CPU_ROUNDING_INTRINSICS_H_

@@ -7,7 +7,8 @@
 // order and events time what came before them on the CPU's clock. A function CUDA has and
 // this file does not declare does not compile (the compiler names it); a declared one that
 // the backend does not model stops the program with a message naming it.
-#pragma once
+#ifndef CUDA_CPU_RUNTIME_API_H_
+#define CUDA_CPU_RUNTIME_API_H_
 
 #include <cstddef>
 #include <typeinfo>
@@ -458,3 +459,5 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc() {
 }
 
 #include "cuda_cpu/unsupported_api.h"
+
+#endif  // CUDA_CPU_RUNTIME_API_H_

@@ -3,7 +3,8 @@
 // __shfl_sync, wmma::mma_sync, ...) are thin inline wrappers in the other cuda_cpu headers.
 // Calls that can be a student's mistake take the caller's line and file, filled in by
 // default arguments (__builtin_LINE()) where the kernel calls, so findings name that line.
-#pragma once
+#ifndef CUDA_CPU_RUNTIME_HOOKS_H_
+#define CUDA_CPU_RUNTIME_HOOKS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -92,3 +93,5 @@ void note_atomic(const void* address, unsigned size);
 bool set_max_dynamic_shared(const void* kernel, int bytes);
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_RUNTIME_HOOKS_H_

@@ -2,7 +2,8 @@
 // of a CUtensorMap (the GPU's own encoding is the driver's secret). The engine's tensor
 // copies (cp.async.bulk.tensor) read it; cuda_cpu/compat/cuda.h's cuTensorMapEncodeTiled
 // writes it, after the driver's own checks.
-#pragma once
+#ifndef CUDA_CPU_TENSOR_MAP_H_
+#define CUDA_CPU_TENSOR_MAP_H_
 
 #include <cstdint>
 
@@ -33,3 +34,5 @@ int encode_tensor_map(void* map, unsigned data_type, unsigned rank, const void* 
                       unsigned l2_promotion, unsigned oob_fill, const char** why);
 
 }  // namespace cuda_cpu
+
+#endif  // CUDA_CPU_TENSOR_MAP_H_

@@ -2,7 +2,8 @@
 // and <surface_types.h>). The CPU backend does not model textures or surfaces: a program
 // that uses them compiles, and the first call that makes one stops it with a line naming the
 // call (cuda_cpu/unsupported_api.h).
-#pragma once
+#ifndef CUDA_CPU_TEXTURE_TYPES_H_
+#define CUDA_CPU_TEXTURE_TYPES_H_
 
 #include "cuda_cpu/driver_types.h"
 
@@ -73,3 +74,5 @@ enum cudaSurfaceFormatMode {
 #define cudaSurfaceType1DLayered 0xF1
 #define cudaSurfaceType2DLayered 0xF2
 #define cudaSurfaceTypeCubemapLayered 0xFC
+
+#endif  // CUDA_CPU_TEXTURE_TYPES_H_

@@ -3,7 +3,8 @@
 // access between devices (there is one device). They are declared as CUDA declares them, so
 // that a program using them compiles; the first one called stops the program with one line
 // that names it (cuda_cpu::not_modelled, status 125), as `checker/run` reports.
-#pragma once
+#ifndef CUDA_CPU_UNSUPPORTED_API_H_
+#define CUDA_CPU_UNSUPPORTED_API_H_
 
 #include <cstddef>
 
@@ -197,3 +198,5 @@ inline T surf3Dread(cudaSurfaceObject_t, int, int, int, cudaSurfaceBoundaryMode 
     CUDA_CPU_NOT_MODELLED(surf3Dread)
 
 #undef CUDA_CPU_NOT_MODELLED
+
+#endif  // CUDA_CPU_UNSUPPORTED_API_H_

@@ -5,7 +5,8 @@
 // the access's shape to the optimizer (four 4-byte loads, or a memcpy), and the engine's
 // checks (alignment, bank conflicts per warp request) need the shape the kernel wrote.
 // The price: they are not aggregates, so float4{1, 2, 3, 4} uses a constructor.
-#pragma once
+#ifndef CUDA_CPU_VECTOR_TYPES_H_
+#define CUDA_CPU_VECTOR_TYPES_H_
 
 struct uint3 {
   unsigned int x, y, z;
@@ -145,3 +146,5 @@ inline constexpr dim3 make_dim3(unsigned int x, unsigned int y, unsigned int z) 
 #undef CUDA_CPU_VECTOR4_WIDE
 #undef CUDA_CPU_VECTOR2_WIDE
 #undef CUDA_CPU_WIDE_COPY
+
+#endif  // CUDA_CPU_VECTOR_TYPES_H_

@@ -7,10 +7,13 @@
 // at each, the engine (src/cpu/volatile_steps.cpp) waits for the other lanes of the warp that
 // still run to reach a step too, so that each access is made by every lane before any lane
 // goes on. Races stay races: the checks see the same accesses, and report them.
-#pragma once
+#ifndef CUDA_CPU_VOLATILE_STEP_H_
+#define CUDA_CPU_VOLATILE_STEP_H_
 
 #define CUDA_CPU_VOLATILE_STEP cuda_cpu_volatile_step
 #define CUDA_CPU_VOLATILE_STEP_STRING_(name) #name
 #define CUDA_CPU_VOLATILE_STEP_NAME(name) CUDA_CPU_VOLATILE_STEP_STRING_(name)
 
 extern "C" void CUDA_CPU_VOLATILE_STEP();
+
+#endif  // CUDA_CPU_VOLATILE_STEP_H_

@@ -1,7 +1,8 @@
 // CUDA's warp-level functions for the CPU backend. Each is a warp collective: every lane
 // named in the mask must call it; the engine lets the lanes of a warp meet there, exactly
 // as the hardware does for the *_sync functions.
-#pragma once
+#ifndef CUDA_CPU_WARP_FUNCTIONS_H_
+#define CUDA_CPU_WARP_FUNCTIONS_H_
 
 #include <cstdint>
 #include <cstring>
@@ -156,3 +157,5 @@ CUDA_CPU_REMOVED_WARP_FUNCTION(__ballot, "__ballot_sync(mask, predicate)")
 #undef CUDA_CPU_REMOVED_WARP_FUNCTION
 #endif
 #undef CUDA_CPU_LEGACY_WARP_ARCH
+
+#endif  // CUDA_CPU_WARP_FUNCTIONS_H_

@@ -1,6 +1,7 @@
 // One API over two backends: allocate device buffers, copy, launch, synchronize, and read
 // what went wrong. Checkers, tests and benchmarks use only this.
-#pragma once
+#ifndef ENGINE_BACKEND_H_
+#define ENGINE_BACKEND_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -171,3 +172,5 @@ class LaunchRefused : public Error {
 };
 
 }  // namespace engine
+
+#endif  // ENGINE_BACKEND_H_

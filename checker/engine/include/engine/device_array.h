@@ -1,5 +1,6 @@
 // A typed, named device buffer that frees itself.
-#pragma once
+#ifndef ENGINE_DEVICE_ARRAY_H_
+#define ENGINE_DEVICE_ARRAY_H_
 
 #include <cstddef>
 #include <string>
@@ -44,3 +45,5 @@ class DeviceArray {
 };
 
 }  // namespace engine
+
+#endif  // ENGINE_DEVICE_ARRAY_H_

@@ -1,6 +1,7 @@
 // Grid and block shapes for host code. Deliberately not CUDA's dim3, so that host code
 // compiles the same with or without the CUDA toolkit.
-#pragma once
+#ifndef ENGINE_DIM_H_
+#define ENGINE_DIM_H_
 
 #include <cstdint>
 #include <string>
@@ -52,3 +53,5 @@ struct ThreadCoord {
 };
 
 }  // namespace engine
+
+#endif  // ENGINE_DIM_H_

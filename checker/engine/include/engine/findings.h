@@ -1,6 +1,7 @@
 // What the engine noticed while a kernel ran: the student mistakes that the checkers
 // explain. Backends fill these in; the checker library turns them into sentences.
-#pragma once
+#ifndef ENGINE_FINDINGS_H_
+#define ENGINE_FINDINGS_H_
 
 #include <array>
 #include <cstdint>
@@ -319,3 +320,5 @@ inline Finding damaged_canary(const std::string& buffer, std::size_t element_siz
 }
 
 }  // namespace engine
+
+#endif  // ENGINE_FINDINGS_H_

@@ -1,6 +1,7 @@
 // A kernel as host code sees it: one typed handle over both backends' images, and a typed
 // launch that packs arguments the way cudaLaunchKernel expects them.
-#pragma once
+#ifndef ENGINE_KERNEL_H_
+#define ENGINE_KERNEL_H_
 
 #include <cstddef>
 #include <string>
@@ -72,3 +73,5 @@ LaunchResult launch(Backend& backend, const Kernel<void(Params...)>& kernel,
 }
 
 }  // namespace engine
+
+#endif  // ENGINE_KERNEL_H_

@@ -1,7 +1,8 @@
 // What a compiled kernel looks like to the engine. Each backend compiles the same kernel
 // source into its own image; the build's generated glue (checker/cmake/*.in) exports one
 // image per kernel and backend. Compiled by nvcc and by the host compiler alike.
-#pragma once
+#ifndef ENGINE_KERNEL_IMAGE_H_
+#define ENGINE_KERNEL_IMAGE_H_
 
 #include <cstddef>
 #include <type_traits>
@@ -70,3 +71,5 @@ inline KernelImage absent_image(const char* name) {
 }
 
 }  // namespace engine
+
+#endif  // ENGINE_KERNEL_IMAGE_H_

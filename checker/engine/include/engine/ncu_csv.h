@@ -1,6 +1,7 @@
 // Nsight Compute's `--csv` report read back: one entry per profiled kernel launch, with the
 // value of each metric it was asked for. Text in, numbers out; running ncu is the caller's job.
-#pragma once
+#ifndef ENGINE_NCU_CSV_H_
+#define ENGINE_NCU_CSV_H_
 
 #include <map>
 #include <string>
@@ -27,3 +28,5 @@ std::vector<NcuLaunch> read_ncu_csv(const std::string& text);
 const NcuLaunch* find_launch(const std::vector<NcuLaunch>& launches, const std::string& name);
 
 }  // namespace engine
+
+#endif  // ENGINE_NCU_CSV_H_

@@ -32,7 +32,8 @@
 // Everything else CUDA has fails to compile with a message naming it: multi-grid groups,
 // clusters, tiles of more than 32 threads, cooperative_groups::memcpy_async / wait /
 // wait_prior, match_any / match_all, invoke_one.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_H_
+#define CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_H_
 
 #include <assert.h>
 
@@ -528,3 +529,5 @@ CUDA_CPU_CG_UNSUPPORTED_FUNCTION(invoke_one_broadcast,
 #undef CUDA_CPU_CG_UNSUPPORTED_FUNCTION
 
 }  // namespace cooperative_groups
+
+#endif  // CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_H_

@@ -1,7 +1,8 @@
 // <cublas_v2.h> for the CPU backend: the types and the few calls a kernel file's host code
 // uses next to its kernels. cublasSgemm computes on the CPU backend's device memory, in
 // column-major order as cuBLAS does (a plain loop: a reference, not a fast library).
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUBLAS_V2_H_
+#define CUDA_CPU_COMPAT_CUBLAS_V2_H_
 
 typedef struct cublasContext* cublasHandle_t;
 
@@ -22,3 +23,5 @@ const char* cublasGetStatusString(cublasStatus_t status);
 cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const float* alpha, const float* a, int lda, const float* b, int ldb,
                            const float* beta, float* c, int ldc);
+
+#endif  // CUDA_CPU_COMPAT_CUBLAS_V2_H_

@@ -2,7 +2,8 @@
 // code uses, the tensor maps of Hopper's tensor memory accelerator (TMA). A map made here
 // holds what cuTensorMapEncodeTiled was given (cuda_cpu/tensor_map.h), checked as the driver
 // checks it; cp.async.bulk.tensor reads it on the CPU backend.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA_H_
+#define CUDA_CPU_COMPAT_CUDA_H_
 
 #include <cstdint>
 
@@ -79,3 +80,5 @@ inline CUresult cuGetErrorString(CUresult error, const char** text) {
   *text = error == CUDA_SUCCESS ? "no error" : "invalid argument";
   return CUDA_SUCCESS;
 }
+
+#endif  // CUDA_CPU_COMPAT_CUDA_H_

@@ -31,7 +31,8 @@
 //   boundary); here it is always the correctly rounded quotient.
 // Caveat for kernels, as with halves: ptxas may fuse `a * b + c` (operators, __hmul and
 // __hadd) into one fma on the GPU; __hfma, or __hmul_rn and __hadd_rn, are never fused.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA_BF16_H_
+#define CUDA_CPU_COMPAT_CUDA_BF16_H_
 
 #include <climits>
 #include <cstdint>
@@ -823,3 +824,5 @@ inline bool operator<(const __nv_bfloat162& lh, const __nv_bfloat162& rh) { retu
 inline bool operator>=(const __nv_bfloat162& lh, const __nv_bfloat162& rh) { return __hbge2(lh, rh); }
 inline bool operator<=(const __nv_bfloat162& lh, const __nv_bfloat162& rh) { return __hble2(lh, rh); }
 #endif  // !defined(__CUDA_NO_BFLOAT16_OPERATORS__)
+
+#endif  // CUDA_CPU_COMPAT_CUDA_BF16_H_

@@ -43,7 +43,8 @@
 // case came out as the fma), while the CPU backend rounds the product and then the sum.
 // Kernels that must agree bit for bit write __hfma, or __hmul_rn/__hadd_rn, which PTX
 // never fuses.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA_FP16_H_
+#define CUDA_CPU_COMPAT_CUDA_FP16_H_
 
 #include <climits>
 #include <cmath>
@@ -906,3 +907,5 @@ inline bool operator<(const __half2& lh, const __half2& rh) { return __hblt2(lh,
 inline bool operator>=(const __half2& lh, const __half2& rh) { return __hbge2(lh, rh); }
 inline bool operator<=(const __half2& lh, const __half2& rh) { return __hble2(lh, rh); }
 #endif  // !defined(__CUDA_NO_HALF2_OPERATORS__)
+
+#endif  // CUDA_CPU_COMPAT_CUDA_FP16_H_

@@ -2,7 +2,8 @@
 // The engine lands each copy at some point between its issue and the wait that covers it
 // (a different point in each thread order), and reports any access to the destination, or
 // write to the source, before that wait.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA_PIPELINE_H_
+#define CUDA_CPU_COMPAT_CUDA_PIPELINE_H_
 
 #include <cstddef>
 
@@ -20,3 +21,5 @@ inline void __pipeline_wait_prior(std::size_t prior, unsigned line = __builtin_L
                                   const char* file = __builtin_FILE()) {
   cuda_cpu::pipeline_wait_prior(prior, line, file);
 }
+
+#endif  // CUDA_CPU_COMPAT_CUDA_PIPELINE_H_

@@ -2,7 +2,8 @@
 // (cuda_runtime_api.h, which defines CUDART_VERSION), the make_ functions of the vector types
 // and copy descriptors, the built-in variables, and the device-side names (from the engine's
 // own headers). Programs and helper headers test its guard, __CUDA_RUNTIME_H__.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA_RUNTIME_H_
+#define CUDA_CPU_COMPAT_CUDA_RUNTIME_H_
 #define __CUDA_RUNTIME_H__
 
 // The standard headers that nvcc's own <cuda_runtime.h> brings into every .cu file, so that
@@ -32,3 +33,5 @@
 #include "cuda_cpu/device_functions.h"
 #include "cuda_cpu/rounding_intrinsics.h"
 #include "cuda_cpu/warp_functions.h"
+
+#endif  // CUDA_CPU_COMPAT_CUDA_RUNTIME_H_

@@ -1,7 +1,8 @@
 // <host_defines.h> for the CPU backend: the attribute macros CUDA's headers and some programs
 // use besides the execution-space qualifiers. __global__, __device__, __shared__ and the
 // rest are defined by cuda_cpu/kernel_shim.h, which the build includes before every .cu file.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_HOST_DEFINES_H_
+#define CUDA_CPU_COMPAT_HOST_DEFINES_H_
 #define __HOST_DEFINES_H__
 
 #define CUDARTAPI
@@ -17,3 +18,5 @@
 #define __import__
 #define __export__
 #define __cdecl__
+
+#endif  // CUDA_CPU_COMPAT_HOST_DEFINES_H_

@@ -1,5 +1,6 @@
 // <library_types.h> for the CPU backend: the data-type and version enums CUDA's libraries share.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_LIBRARY_TYPES_H_
+#define CUDA_CPU_COMPAT_LIBRARY_TYPES_H_
 #define __LIBRARY_TYPES_H__
 
 typedef enum cudaDataType_t {
@@ -22,3 +23,5 @@ typedef enum cudaDataType_t {
 } cudaDataType;
 
 typedef enum libraryPropertyType_t { MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL } libraryPropertyType;
+
+#endif  // CUDA_CPU_COMPAT_LIBRARY_TYPES_H_

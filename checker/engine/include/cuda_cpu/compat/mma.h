@@ -4,7 +4,8 @@
 // and obey CUDA's rules (256-bit aligned pointer, ldm a multiple of 16 bytes), and does
 // the whole tile's work once. Each lane holds 8 elements of the tile; CUDA leaves the
 // element-to-lane mapping unspecified, so kernels may only use x[i] element-wise.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_MMA_H_
+#define CUDA_CPU_COMPAT_MMA_H_
 
 #include <cstddef>
 #include <cstring>
@@ -124,3 +125,5 @@ inline void mma_sync(fragment<accumulator, M, N, K, TC>& d, const fragment<matri
 
 }  // namespace wmma
 }  // namespace nvcuda
+
+#endif  // CUDA_CPU_COMPAT_MMA_H_

@@ -1,7 +1,8 @@
 // <cooperative_groups/reduce.h> for the CPU backend: cooperative_groups::reduce over a tile or a
 // coalesced group (values of up to 16 bytes; plus, less, greater, bit_and, bit_or, bit_xor or any
 // function of two values). As in CUDA, <cooperative_groups.h> alone does not declare it.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_REDUCE_H_
+#define CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_REDUCE_H_
 
 #include "../cooperative_groups.h"
 #include "details/fold.h"
@@ -16,3 +17,5 @@ inline std::decay_t<T> reduce(const Group& group, T&& value, Op&& op, unsigned l
 }
 
 }  // namespace cooperative_groups
+
+#endif  // CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_REDUCE_H_

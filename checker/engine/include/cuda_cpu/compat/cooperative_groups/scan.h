@@ -1,7 +1,8 @@
 // <cooperative_groups/scan.h> for the CPU backend: inclusive_scan and exclusive_scan over a tile
 // or a coalesced group (plus by default, or any function of two values; the first rank's
 // exclusive result is T()). As in CUDA, <cooperative_groups.h> alone does not declare them.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_SCAN_H_
+#define CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_SCAN_H_
 
 #include "../cooperative_groups.h"
 #include "details/fold.h"
@@ -31,3 +32,5 @@ inline std::decay_t<T> exclusive_scan(const Group& group, T&& value, unsigned li
 }
 
 }  // namespace cooperative_groups
+
+#endif  // CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_SCAN_H_

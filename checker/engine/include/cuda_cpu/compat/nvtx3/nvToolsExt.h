@@ -1,7 +1,8 @@
 // <nvtx3/nvToolsExt.h> for the CPU backend: NVTX's markers and ranges name spans of a program
 // for a profiler's timeline. There is no such profiler here: each call does nothing, and the
 // ones that return a depth or an id return 0.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_NVTX3_NVTOOLSEXT_H_
+#define CUDA_CPU_COMPAT_NVTX3_NVTOOLSEXT_H_
 
 #include <cstdint>
 
@@ -65,3 +66,5 @@ inline void nvtxRangeEnd(nvtxRangeId_t) {}
 inline void nvtxMarkA(const char*) {}
 inline void nvtxMarkEx(const nvtxEventAttributes_t*) {}
 inline void nvtxNameOsThreadA(std::uint32_t, const char*) {}
+
+#endif  // CUDA_CPU_COMPAT_NVTX3_NVTOOLSEXT_H_

@@ -1,7 +1,8 @@
 // The CPU backend's one implementation of reduce and the scans (reduce.h, scan.h): every lane of
 // the group's meeting brings its value in one collective (complete_gather), and each computes its
 // own result from the values of its group, in rank order.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FOLD_H_
+#define CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FOLD_H_
 
 #include <type_traits>
 
@@ -38,3 +39,5 @@ inline T fold(cuda_cpu::WarpOp op_name, const Group& group, const T& value, Op&&
 }  // namespace details
 
 }  // namespace cooperative_groups
+
+#endif  // CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FOLD_H_

@@ -1,6 +1,7 @@
 // <cooperative_groups/details/functional.h> for the CPU backend: the operators that reduce and
 // the scans take, which reduce.h and scan.h bring (as CUDA's do).
-#pragma once
+#ifndef CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FUNCTIONAL_H_
+#define CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FUNCTIONAL_H_
 
 namespace cooperative_groups {
 
@@ -31,3 +32,5 @@ struct bit_xor {
 };
 
 }  // namespace cooperative_groups
+
+#endif  // CUDA_CPU_COMPAT_COOPERATIVE_GROUPS_DETAILS_FUNCTIONAL_H_

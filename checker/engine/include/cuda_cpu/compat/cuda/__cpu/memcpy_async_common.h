@@ -1,6 +1,7 @@
 // What libcu++'s asynchronous copies share (cuda/pipeline and cuda/barrier): thread
 // scopes, promised alignments, and the copy itself, for the CPU backend.
-#pragma once
+#ifndef CUDA_CPU_COMPAT_CUDA___CPU_MEMCPY_ASYNC_COMMON_H_
+#define CUDA_CPU_COMPAT_CUDA___CPU_MEMCPY_ASYNC_COMMON_H_
 
 #include <cstddef>
 
@@ -45,3 +46,5 @@ inline async_contract_fulfillment copy(void* dst, const void* src, std::size_t s
 
 }  // namespace cpu_detail
 }  // namespace cuda
+
+#endif  // CUDA_CPU_COMPAT_CUDA___CPU_MEMCPY_ASYNC_COMMON_H_
