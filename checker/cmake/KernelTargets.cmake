@@ -170,16 +170,27 @@ function(add_kernel_library name)
       set(prelude_option --prelude "${prelude_header}")
     endif()
   endif()
+  # The compiler's depfile is ninja's as it is, its target named as build.ninja names the output
+  # (relative to the top of the build) and its headers by their absolute paths: the step that
+  # would make its paths relative (CMP0116) is a cmake process, a twentieth of a second, in every
+  # kernel file's build.
+  set(depfile_target "${rewritten}")
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    file(RELATIVE_PATH depfile_target "${CMAKE_BINARY_DIR}" "${rewritten}")
+  endif()
+  cmake_policy(PUSH)
+  cmake_policy(SET CMP0116 OLD)
   add_custom_command(
     OUTPUT "${rewritten}"
     COMMAND "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2 ${cpu_flags}
             "-I${engine_include}/cuda_cpu/compat" "-I${engine_include}" "-I${gen}" ${shim_option}
-            -MD -MF "${preprocessed}.d" -MT "${rewritten}" -o "${preprocessed}" "${gen}/cpu.cpp"
+            -MD -MF "${preprocessed}.d" -MT "${depfile_target}" -o "${preprocessed}" "${gen}/cpu.cpp"
     COMMAND ${rewrite} ${prelude_option} "${preprocessed}" "${rewritten}"
     DEPENDS "${gen}/cpu.cpp" "${SOURCE}" ${rewrite} ${prelude_header} ${prelude_macros}
     DEPFILE "${preprocessed}.d"
     COMMENT "Preparing ${ARG_SOURCE} for the CPU backend"
     VERBATIM)
+  cmake_policy(POP)
 
   # Two libraries, the CPU build and the GPU build of the file, each with its symbols renamed
   # apart as it is compiled (ptx_rewrite --localize-symbols, tools/localize_symbols.cpp): both
@@ -348,6 +359,7 @@ function(_kernel_precompiled_prelude out_target out_header out_macros instrument
   set(dir "${CMAKE_BINARY_DIR}/kernel_prelude/${mode}")
   set(header "${dir}/prelude_ptx.h")
   set(macros "${dir}/prelude_macros.h")
+  set(macros_defined "${dir}/prelude_macros_defined.h")
   # Preprocessed as a kernel file is (add_kernel_library), but for the folder of its own
   # generated header, which the shim does not include.
   set(preprocess "${CMAKE_CXX_COMPILER}" ${KERNEL_TARGET_FLAGS} -E ${KERNEL_PREPROCESS_FLAGS} -std=c++${CMAKE_CXX_STANDARD} -O2
@@ -370,12 +382,16 @@ function(_kernel_precompiled_prelude out_target out_header out_macros instrument
       message(STATUS "Kernel files (${mode}) are preprocessed with the whole kernel shim: it brings in "
                      "headers marked #pragma once (${once_by_pragma})")
       set_property(GLOBAL PROPERTY KERNEL_PRELUDE_MACROS_${mode} "")
-      file(REMOVE "${macros}")  # an earlier configuration's, which nothing reads now
+      file(REMOVE "${macros}" "${macros_defined}")  # an earlier configuration's, which nothing reads now
     else()
-      set(macro_outputs "${macros}")
+      # Every macro defined after the shim (clang -E -dM), the compiler's predefined ones too,
+      # which clang 19 warns about when they are defined again: not for these.
+      file(CONFIGURE OUTPUT "${macros}" CONTENT
+           "// The kernel shim's macros, with which kernel files are preprocessed (KernelTargets.cmake).\n#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Wbuiltin-macro-redefined\"\n#include \"prelude_macros_defined.h\"\n#pragma clang diagnostic pop\n")
+      set(macro_outputs "${macros_defined}")
       set(macro_commands
           COMMAND "${CMAKE_COMMAND}" "-DDEPFILE=${dir}/prelude.ii.d" -P "${KERNEL_TARGETS_DIR}/shim_headers_guarded.cmake"
-          COMMAND ${preprocess} -dM -o "${macros}" "${dir}/prelude.cpp")
+          COMMAND ${preprocess} -dM -o "${macros_defined}" "${dir}/prelude.cpp")
       set_property(GLOBAL PROPERTY KERNEL_PRELUDE_MACROS_${mode} "${macros}")
     endif()
     add_custom_command(

@@ -62,7 +62,7 @@ def check_build(build, failures):
     for mode in modes:
         folder = os.path.join(build, "kernel_prelude", mode)
         status, output = check(os.path.join(folder, "prelude.ii.d"))
-        made = os.path.isfile(os.path.join(folder, "prelude_macros.h"))
+        made = os.path.isfile(os.path.join(folder, "prelude_macros_defined.h"))
         print(f"{mode}: shim's macros {'made' if made else 'not made'}; its headers "
               f"{'pass' if status == 0 else 'fail'} the check")
         if made != (status == 0):
