@@ -178,7 +178,7 @@ def build_steps(args):
         print(f"  {kind:10s} {step:14s} {statistics.median(values):5.2f} s  (of {len(values)})")
     build = [c["build_seconds"] for c in cells if c.get("build_seconds")]
     run = [c["run_seconds"] for c in cells if c.get("run_seconds")]
-    print(f"per submission, median: build {statistics.median(build):.2f} s (copy of the template, cmake --build "
+    print(f"per submission, median: build {statistics.median(build):.2f} s (copy of the template, its build "
           f"in the sandbox), run {statistics.median(run):.2f} s")
     subprocess.run(["rm", "-rf", str(work)])
 

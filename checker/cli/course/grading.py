@@ -158,6 +158,16 @@ class Templates:
         return folder, log
 
 
+def build_command(settings, tree):
+    """The command that brings a submission's tree up to date: ninja itself where the instructor's
+    build is ninja's (what cmake --build would run, one process fewer for every submission), else
+    cmake --build."""
+    ninja = shutil.which("ninja")
+    if settings.get("PUZZLES_GENERATOR", "") == "Ninja" and ninja:
+        return [ninja, "-C", str(tree), "-j", "1"]
+    return ["cmake", "--build", str(tree), "-j", "1"]
+
+
 def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot, templates=None):
     """Builds cell_dir/<puzzle>.cu into cell_dir/build/<puzzle>: in a copy of the puzzle's
     template tree where the sandbox shows every scratch folder at one path, else configuring a
@@ -168,7 +178,7 @@ def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot, templ
     at = slot.scratch_at if templates else None
     inside = at or cell_dir  # the scratch folder as the commands see it
     source = cell_dir / f"{puzzle}.cu"
-    steps = [("build", ["cmake", "--build", str(inside / "build"), "-j", "1"])]
+    steps = [("build", build_command(settings, inside / "build"))]
     if at:
         template, made = templates.get(puzzle, gpu, slot, limit)
         if template is None:
@@ -183,7 +193,7 @@ def build_checker(build_dir, settings, cell_dir, puzzle, gpu, limit, slot, templ
     for step, command in steps:
         done = _run(slot, command, cell_dir, max(1.0, limit - spent), at=at)
         spent += done.seconds
-        log = [(f"{step}: {' '.join(command[:2])} ... ({done.seconds:.1f} s, exit {done.status})",
+        log = [(f"{step}: {Path(command[0]).name} {command[1]} ... ({done.seconds:.1f} s, exit {done.status})",
                 done.output.replace(readable, ""))]
         if done.over_output:
             return None, Cell(COMPILE_ERROR, f"the {step} printed more than {OUTPUT_LIMIT // 1024 ** 2} MiB", log, spent)
