@@ -82,6 +82,11 @@ block(SCOPE_FOR VARIABLES)
   if(TARGET block_loop_pass)
     list(APPEND tools block_loop_pass)
   endif()
+  # And the tool that links a submission's checker without clang's driver, where it is built.
+  get_property(direct_link GLOBAL PROPERTY PUZZLES_DIRECT_LINK)
+  if(direct_link)
+    list(APPEND tools ${direct_link})
+  endif()
   export(TARGETS ${own} ${tools} FILE "${PUZZLES_GRADING_EXPORT_DIR}/targets.cmake")
 
   # Imported targets, as this build resolved them.
