@@ -10,7 +10,8 @@ build runs it (ninja -t commands), run four ways into separate folders:
   the tool with a template it must not  a template marked unusable, or one naming a file that is
   use                                   gone: the driver runs (or is asked again); the same bytes
 
-and an input that does not exist gets the driver's own message and a failed link. The compiler is
+a link with a source file among its inputs goes to the driver, and an input that does not exist
+gets the driver's own message and a failed link. The compiler is
 a script that logs each start of the driver and runs the build's compiler, so the test sees how
 often the driver ran.
 
@@ -112,6 +113,17 @@ def main():
                 expect(done.returncode == 0 and filecmp.cmp(reference, output, shallow=False) and starts == 1,
                        f"{target}: flags whose template could not be proved link through the driver (started {starts} times)")
                 os.remove(template)
+
+            # A source file among the inputs is a compile job of the driver's: the driver runs.
+            source = os.path.join(scratch, "extra.c")
+            with open(source, "w", encoding="utf-8") as handle:
+                handle.write("int direct_link_extra_input;\n")
+            link("again", True)  # a template again
+            words.insert(out_at + 1, source)
+            done, output, starts = link("source", True)
+            del words[out_at + 1]
+            expect(done.returncode == 0 and starts == 1,
+                   f"{target}: a link with a source file among its inputs goes to the driver (started {starts} times)")
 
         # An input that is not there: the driver's message, and a failed link.
         words, out_at = link_command(args.build, args.targets[0], args.tool)

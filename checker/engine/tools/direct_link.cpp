@@ -96,6 +96,17 @@ bool split(int argc, char** argv, LinkCommand& link) {
 
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// What the driver hands to the linker as it is: objects, archives and shared libraries. A
+// source file or anything else would be a job of its own, which no template holds.
+bool linker_file(const std::string& path) {
+  return ends_with(path, ".o") || ends_with(path, ".a") || ends_with(path, ".so") ||
+         path.find(".so.") != std::string::npos;
+}
+
 // Everything the driver's answer depends on besides the inputs: the compiler (which binary, as
 // installed now), its flags, and the environment it searches.
 std::string template_name(const LinkCommand& link) {
@@ -231,7 +242,7 @@ int main(int argc, char** argv) {
   LinkCommand link;
   if (!split(argc - 3, argv + 3, link)) run(original);
   for (const std::string& file : link.files)
-    if (!exists(file)) run(original);  // the driver says what is missing
+    if (!linker_file(file) || !exists(file)) run(original);  // the driver says what is wrong
 
   const std::string path = dir + "/" + template_name(link);
   bool unusable = false;
