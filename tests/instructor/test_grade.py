@@ -20,6 +20,7 @@ import zipfile
 from support import ROOT, build_dir, checker_run, main, tree_fingerprint, work_dir
 
 from course import broken_kernels, grading  # noqa: E402  (support puts checker/cli on the path)
+from course import grading_cpus  # noqa: E402
 from course import grading_sandbox  # noqa: E402
 from course import report  # noqa: E402
 from course.grading_report import compile_error_words, failure_words
@@ -478,6 +479,39 @@ class Summaries(unittest.TestCase):
         self.assertEqual(compile_error_words("cpu.cpp:31:9: error: no member named 'matmul_tiled' in the global "
                                              "namespace", "p04_tiled.cu"),
                          "no kernel called matmul_tiled")
+
+
+class CoreShares(unittest.TestCase):
+    """Each grading job runs on cores of its own (checker/cli/course/grading_cpus.py)."""
+
+    def test_jobs_get_disjoint_cores_while_there_are_enough(self):
+        self.assertEqual(grading_cpus.core_groups({1, 0}, 2), [[0], [1]])
+        groups = grading_cpus.core_groups(range(8), 3)
+        self.assertEqual(groups, [[0, 3, 6], [1, 4, 7], [2, 5]])
+        self.assertEqual(sorted(c for g in groups for c in g), list(range(8)))
+
+    def test_more_jobs_than_cores_share_a_core_each(self):
+        self.assertEqual(grading_cpus.core_groups([0, 1], 3), [[0], [1], [0]])
+
+    def test_one_job_or_no_cores_known_is_not_pinned(self):
+        self.assertIsNone(grading_cpus.core_groups([0, 1], 1))
+        self.assertIsNone(grading_cpus.core_groups([], 2))
+
+    def test_a_command_of_a_pinned_slot_runs_on_its_cores_alone(self):
+        shares = grading_cpus.CoreShares(2)
+        if shares.taskset is None:
+            self.skipTest("taskset (util-linux) is not installed")
+        expected = grading_cpus.core_groups(os.sched_getaffinity(0), 2)
+        seen = []
+        for _ in expected:
+            with shares.take() as group:
+                slot = shares.pinned(grading_sandbox.Bare(), group)
+                command, env = slot.wrap(["python3", "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+                                         ROOT, 10, {})
+                done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+                seen.append(done.stdout.strip())
+                self.assertEqual(done.stdout.strip(), str(group))
+        self.assertEqual(sorted(seen), sorted(str(g) for g in expected))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from course import grading, grading_results, grading_sandbox, paths, specs, writable
+from course import grading, grading_cpus, grading_results, grading_sandbox, paths, specs, writable
 from course.grading_report import MISSING, PASS, cell_csv_text
 from course.grading_submissions import read_class
 from course.style import Style
@@ -226,6 +226,8 @@ def run(args):
             say(fact)
 
         gpu_lock = threading.Lock() if gpu else None  # one GPU: its runs go one at a time
+        at_once = min(args.jobs, max(1, sum(p in s.files for s in students for p in puzzles)))
+        cores = grading_cpus.CoreShares(at_once)  # each job on cores of its own
         tasks = []
         for index, student in enumerate(students, 1):
             for puzzle in puzzles:
@@ -237,7 +239,8 @@ def run(args):
 
                 def task(student=student, puzzle=puzzle, cell_dir=cell_dir, runs=runs, notes=notes):
                     return grading.grade_one(build_dir, settings, cell_dir, puzzle, student.files[puzzle],
-                                             gpu, runs, notes, limits, gpu_lock, sandbox, templates, args.keep)
+                                             gpu, runs, notes, limits, gpu_lock, sandbox, templates, args.keep,
+                                             cores)
                 tasks.append(((student.name, puzzle), task))
         say(f"Grading {plural(len(tasks), 'submission')}, {min(args.jobs, max(1, len(tasks)))} at a time...")
         width = max([len(s.name) for s in students] + [1])

@@ -368,17 +368,19 @@ def grade_cells(tasks, jobs, on_done):
 
 
 def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, limits, gpu_lock, sandbox, templates,
-              keep=False):
+              keep=False, cores=None):
     """One submission: its file copied into a scratch folder of its own, built (in a copy of the
     puzzle's template tree) and checked in the sandbox. data is the file's bytes, or a Refused
     (a link, a device: never copied). The scratch folder goes once the cell is graded (a copy of
-    the build tree is a few megabytes: a class would fill the disk), unless keep."""
+    the build tree is a few megabytes: a class would fill the disk), unless keep. cores: the
+    jobs' shares of the machine's cores (grading_cpus.CoreShares), or None."""
     if isinstance(data, Refused):
         return Cell(FAIL, f"not graded: {data.what}", [("refused", f"{data.path}: {data.what}, not a regular file")])
     cell_dir.mkdir(parents=True)
     try:
         (cell_dir / f"{puzzle}.cu").write_bytes(data)
-        with sandbox.slot() as slot:
+        with sandbox.slot() as slot, (cores.take() if cores else contextlib.nullcontext()) as group:
+            slot = cores.pinned(slot, group) if cores else slot
             slot.prepare(cell_dir)
             binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot,
                                          templates)
