@@ -69,6 +69,18 @@ for n in $majors; do
         --instrumented $(printf "$objects " p04_tiled_solution_kernel p04_tiled_solution_kernel \
                                            p10_warp_tiling_solution_kernel p10_warp_tiling_solution_kernel) \
         --shared a_tile b_tile" >>"$log/models.log" 2>&1 || models_status=$?
+    # The build's own shortcuts with this clang: links that run lld without the driver give the
+    # driver's bytes, and instrumented kernel objects are the same with the older tracker of
+    # variable locations, where this clang has the option (tests/setup).
+    if run_in_root "$course" "test -x $build/checker/engine/direct_link"; then
+      run_in_root "$course" "python3 tests/setup/test_direct_link.py --build $build --tool $course/$build/checker/engine/direct_link \
+          test-bin/p04_tiled_solution test-bin/broken_p12_producer_parity" >>"$log/models.log" 2>&1 || models_status=$?
+    fi
+    if run_in_root "$course" "grep -q '^PUZZLES_HAVE_VARIABLE_TRACKER_CHOICE:INTERNAL=1' $build/CMakeCache.txt"; then
+      run_in_root "$course" "python3 tests/setup/test_debug_value_tracker.py --build $build \
+          test-bin/p10_warp_tiling_solution test-bin/p12_tma_wgmma_solution test-bin/broken_p02_missing_barrier" \
+          >>"$log/models.log" 2>&1 || models_status=$?
+    fi
   fi
   python3 "$here/clang_matrix_summary.py" --major "$n" --build-status "$status" --models-status "${models_status:-1}" \
     --version "$(run_in_root / "clang++-$n --version | head -1")" --seconds $(( $(date +%s) - start )) \
