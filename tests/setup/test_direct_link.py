@@ -107,8 +107,8 @@ def main():
                 done, output, starts = link("gone", True)
                 expect(done.returncode == 0 and filecmp.cmp(reference, output, shallow=False) and starts == 2,
                        f"{target}: a template naming a file that is gone is made again (driver started {starts} times)")
-                with open(template, "w", encoding="utf-8") as handle:
-                    handle.write("direct_link unusable 1\n")
+                with open(template, "w", encoding="utf-8") as handle:  # the same flags' key, on its second line
+                    handle.write("direct_link unusable 1\n" + text.split("\n")[1] + "\n")
                 done, output, starts = link("unusable", True)
                 expect(done.returncode == 0 and filecmp.cmp(reference, output, shallow=False) and starts == 1,
                        f"{target}: flags whose template could not be proved link through the driver (started {starts} times)")

@@ -64,7 +64,8 @@ bool split(int argc, char** argv, LinkCommand& link) {
   link.compiler = argv[0];
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
-    if (word.find('\n') != std::string::npos || word.find('\x01') != std::string::npos) return false;
+    for (char c : word)
+      if (static_cast<unsigned char>(c) < 0x20) return false;  // a newline or a control character
     if (word.empty() || word[0] == '@' || word == "-x" || word == "-" || word == "-l" || word == "-L") return false;
     if (word == "-o") {
       if (i + 1 >= argc) return false;
@@ -107,18 +108,24 @@ bool linker_file(const std::string& path) {
          path.find(".so.") != std::string::npos;
 }
 
-// Everything the driver's answer depends on besides the inputs: the compiler (which binary, as
-// installed now), its flags, and the environment it searches.
-std::string template_name(const LinkCommand& link) {
+// Everything the driver's answer depends on besides the inputs, on one line: the compiler
+// (which binary, as installed now), its flags, and the environment it searches.
+std::string template_key(const LinkCommand& link) {
+  const char separator = '\x1f';  // no argument holds a control character (split() refuses them)
   std::string key = link.compiler;
   struct stat st {};
   if (stat(link.compiler.c_str(), &st) == 0)
-    key += "\n" + std::to_string(st.st_size) + " " + std::to_string(st.st_mtime);
-  for (const std::string& flag : link.flags) key += "\n" + flag;
+    key += separator + std::to_string(st.st_size) + " " + std::to_string(st.st_mtime);
+  for (const std::string& flag : link.flags) key += separator + flag;
   for (const char* variable : {"PATH", "LIBRARY_PATH", "COMPILER_PATH", "GCC_EXEC_PREFIX", "CCC_OVERRIDE_OPTIONS"}) {
     const char* value = std::getenv(variable);
-    key += std::string("\n") + variable + "=" + (value ? value : "");
+    key += separator + std::string(variable) + "=" + (value ? value : "");
   }
+  return key;
+}
+
+// The template's file: a hash of the key names it, and its second line holds the key itself.
+std::string template_name(const std::string& key) {
   std::uint64_t hash = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : key) hash = (hash ^ c) * 1099511628211ull;
   char name[32];
@@ -184,10 +191,10 @@ Command make_template(const LinkCommand& link, const std::string& dir) {
 }
 
 // A kept template, or an empty command; *unusable where the driver must run for these flags.
-Command read_template(const std::string& path, bool* unusable) {
+Command read_template(const std::string& path, const std::string& key, bool* unusable) {
   std::ifstream in(path, std::ios::binary);
-  std::string line;
-  if (!std::getline(in, line)) return {};
+  std::string line, kept_key;
+  if (!std::getline(in, line) || !std::getline(in, kept_key) || kept_key != key) return {};
   if (line == kUnusable) *unusable = true;
   if (line != kHeader) return {};
   Command pattern;
@@ -215,8 +222,8 @@ void keep(const std::string& path, const std::string& text) {
   if (std::rename(temporary.c_str(), path.c_str()) != 0) std::remove(temporary.c_str());
 }
 
-std::string template_text(const Command& pattern) {
-  std::string text = std::string(kHeader) + "\n";
+std::string template_text(const std::string& key, const Command& pattern) {
+  std::string text = std::string(kHeader) + "\n" + key + "\n";
   for (const std::string& word : pattern) text += word + "\n";
   return text;
 }
@@ -244,9 +251,10 @@ int main(int argc, char** argv) {
   for (const std::string& file : link.files)
     if (!linker_file(file) || !exists(file)) run(original);  // the driver says what is wrong
 
-  const std::string path = dir + "/" + template_name(link);
+  const std::string key = template_key(link);
+  const std::string path = dir + "/" + template_name(key);
   bool unusable = false;
-  Command pattern = read_template(path, &unusable);
+  Command pattern = read_template(path, key, &unusable);
   if (unusable) run(original);
   if (!pattern.empty()) run(fill(pattern, link));
 
@@ -256,9 +264,9 @@ int main(int argc, char** argv) {
   Command job = driver_job(original);
   if (job.empty()) run(original);
   if (pattern.empty() || fill(pattern, link) != job) {
-    keep(path, std::string(kUnusable) + "\n");
+    keep(path, std::string(kUnusable) + "\n" + key + "\n");
     run(original);
   }
-  keep(path, template_text(pattern));
+  keep(path, template_text(key, pattern));
   run(job);
 }
