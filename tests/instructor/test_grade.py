@@ -500,7 +500,7 @@ class CoreShares(unittest.TestCase):
     def test_a_command_of_a_pinned_slot_runs_on_its_cores_alone(self):
         shares = grading_cpus.CoreShares(2)
         if shares.taskset is None:
-            self.skipTest("taskset (util-linux) is not installed")
+            self.skipTest("taskset is not installed (Debian package util-linux)")
         expected = grading_cpus.core_groups(os.sched_getaffinity(0), 2)
         seen = []
         for _ in expected:
