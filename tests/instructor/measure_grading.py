@@ -136,6 +136,9 @@ def ninja_steps(build_tree, before=()):
     """{step: seconds} of one build tree, from ninja's own log (.ninja_log: start and end in ms),
     leaving out the lines in before (the template's, copied with the tree)."""
     kinds = (("checker_main.cpp.o", "checker main"), ("cpu_ptx.cpp.o", "compile"), ("cpu_ptx.cpp", "preprocess"),
+             ("cmake_pch.hxx.pch", "precompiled shim"), ("anchor.cpp.o", "precompiled shim"),
+             ("prelude_ptx.h", "shim rewrite"), ("prelude_macros_defined.h", "shim rewrite"),
+             ("empty_main.cpp.o", "link template"), ("link_template", "link template"),
              (".a", "archive"), ("", "link"))
     steps, seen = {}, set()
     lines = (build_tree / ".ninja_log").read_text().splitlines()[1:]
@@ -175,7 +178,7 @@ def build_steps(args):
     print(f"{args.students} students x {len(puzzles)} puzzles, solutions and stubs, --jobs 1; ninja's own log of "
           "each build tree, median over the trees:")
     for (kind, step), values in sorted(per.items()):
-        print(f"  {kind:10s} {step:14s} {statistics.median(values):5.2f} s  (of {len(values)})")
+        print(f"  {kind:10s} {step:16s} {statistics.median(values):5.2f} s  (of {len(values)})")
     build = [c["build_seconds"] for c in cells if c.get("build_seconds")]
     run = [c["run_seconds"] for c in cells if c.get("run_seconds")]
     print(f"per submission, median: build {statistics.median(build):.2f} s (copy of the template, its build "
