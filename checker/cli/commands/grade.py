@@ -226,8 +226,6 @@ def run(args):
             say(fact)
 
         gpu_lock = threading.Lock() if gpu else None  # one GPU: its runs go one at a time
-        at_once = min(args.jobs, max(1, sum(p in s.files for s in students for p in puzzles)))
-        cores = grading_cpus.CoreShares(at_once)  # each job on cores of its own
         tasks = []
         for index, student in enumerate(students, 1):
             for puzzle in puzzles:
@@ -242,7 +240,9 @@ def run(args):
                                              gpu, runs, notes, limits, gpu_lock, sandbox, templates, args.keep,
                                              cores)
                 tasks.append(((student.name, puzzle), task))
-        say(f"Grading {plural(len(tasks), 'submission')}, {min(args.jobs, max(1, len(tasks)))} at a time...")
+        at_once = min(args.jobs, max(1, len(tasks)))
+        cores = grading_cpus.CoreShares(at_once)  # each job on cores of its own (the tasks read it when they run)
+        say(f"Grading {plural(len(tasks), 'submission')}, {at_once} at a time...")
         width = max([len(s.name) for s in students] + [1])
         done_count = [0]
 

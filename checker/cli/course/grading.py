@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from course import paths
+from course import grading_cpus, paths
 from course.grading_processes import OUTPUT_LIMIT, stop_all
 from course.grading_processes import run as run_process
 from course.grading_report import (COMPILE_ERROR, ERROR, FAIL, PASS, TIME_LIMIT, Cell, backend_line, checker_verdict,
@@ -379,8 +379,9 @@ def grade_one(build_dir, settings, cell_dir, puzzle, data, gpu, runs, notes, lim
     cell_dir.mkdir(parents=True)
     try:
         (cell_dir / f"{puzzle}.cu").write_bytes(data)
-        with sandbox.slot() as slot, (cores.take() if cores else contextlib.nullcontext()) as group:
-            slot = cores.pinned(slot, group) if cores else slot
+        cores = cores or grading_cpus.CoreShares(1)  # one job: no pinning
+        with sandbox.slot() as slot, cores.take() as group:
+            slot = cores.pinned(slot, group)
             slot.prepare(cell_dir)
             binary, cell = build_checker(build_dir, settings, cell_dir, puzzle, gpu, limits.build_seconds, slot,
                                          templates)
