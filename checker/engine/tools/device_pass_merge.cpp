@@ -87,8 +87,10 @@ bool merge(const std::string& host_object, const std::string& device_object, con
     }
   }
   for (std::size_t index = 1; index < device.section_count(); ++index) {
+    // Emptied, not marked SHF_EXCLUDE: lld and GNU ld drop such a section, but mold makes it an
+    // output section of its own, the one that the program's list of initializers then names.
     if (!device.in_group(index) && initializers(device.section(index), device.name_of_section(index)))
-      device.add_section_flags(index, SHF_EXCLUDE);
+      device.empty_section(index);
   }
   if (!device.save(error)) {
     error = device_object + ": " + error;

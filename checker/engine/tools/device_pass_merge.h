@@ -20,8 +20,9 @@ namespace device_pass {
 //    own device functions, __host__ __device__ ones included, and host code the host pass's;
 //  - the device object's variables become weak, so that both passes share one of each
 //    (__device__ and __constant__ variables, which the host reads and writes by name);
-//  - its dynamic initializers are left out (SHF_EXCLUDE): the host pass's construct what the
-//    program defines, once. Those of inline variables, in their COMDAT groups, stay.
+//  - its dynamic initializers are left out (their sections emptied, relocations too, which
+//    every linker honours alike): the host pass's construct what the program defines, once.
+//    Those of inline variables, in their COMDAT groups, stay.
 //  - a kernel of internal linkage (static, or in an unnamed namespace) gets a global name unique
 //    to the file (".<suffix>.<file_name>") in the device object, and the host object's
 //    references to its own copy, which the host pass compiled with -ffunction-sections so that

@@ -98,8 +98,10 @@ std::string SymbolTable::name_of_section(std::size_t index) const {
   return std::string(file_.c_str() + table.sh_offset + sections_[index].sh_name);
 }
 
-void SymbolTable::add_section_flags(std::size_t index, std::uint64_t flags) {
-  sections_[index].sh_flags |= flags;
+void SymbolTable::empty_section(std::size_t index) {
+  sections_[index].sh_size = 0;
+  for (Elf64_Shdr& section : sections_)
+    if ((section.sh_type == SHT_RELA || section.sh_type == SHT_REL) && section.sh_info == index) section.sh_size = 0;
   changed_ = true;
 }
 

@@ -54,7 +54,9 @@ class SymbolTable {
   std::string name_of_section(std::size_t index) const;
   // Whether the section belongs to a group (a COMDAT group: an inline function's, a template's).
   bool in_group(std::size_t index) const { return (sections_[index].sh_flags & SHF_GROUP) != 0; }
-  void add_section_flags(std::size_t index, std::uint64_t flags);
+  // Makes section `index` hold nothing, and its relocation sections too: what it held is gone
+  // from whatever the object is linked into, whichever linker links it.
+  void empty_section(std::size_t index);
 
  private:
   std::string path_;
