@@ -19,7 +19,16 @@ import time
 
 POLL_SECONDS = 0.3
 ESCAPES = re.compile(r"\x1b(\[[0-9;]*[A-Za-z~]|O.|.)?")  # arrow keys and the like: not commands
-SETTLE_SECONDS = 0.05  # an editor's save can be several events: take them as one
+SETTLE_SECONDS = 0.05  # polling: a changed file may still be being written
+# An editor's save is several events, taken as one. It is whole once the file is closed after a
+# write or renamed into place; what comes with it (a new mode, a new time) comes within
+# microseconds, the same editor's next calls.
+AFTER_WRITTEN_SECONDS = 0.01
+# A file created or touched but not yet closed after a write (an editor that writes a new file
+# and flushes it to disk before closing it): waited for this long, then run as it is.
+UNTIL_WRITTEN_SECONDS = 1.0
+# inotify's names for the events that end a save.
+WRITTEN = {"CLOSE_WRITE", "MOVED_TO"}
 
 
 class Keys:
@@ -88,7 +97,7 @@ class Saves:
         try:
             self.process = subprocess.Popen(
                 ["inotifywait", "-m", "-q", "-e", "close_write", "-e", "moved_to", "-e", "create", "-e", "attrib",
-                 "--format", "%f", str(self.folder)],
+                 "--format", "%e %f", str(self.folder)],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
         except OSError as error:
             self.process, self.note = None, f"inotifywait did not start ({error.strerror})"
@@ -111,6 +120,8 @@ class Saves:
                 self.process.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+            self.process.stdout.close()
+            self.process.stderr.close()
             self.process = None
 
     def watch(self, name):
@@ -142,13 +153,21 @@ class Saves:
             return False
         if self.process.stdout.fileno() not in ready:
             return False
-        saved = self._read_names()
-        # Take the rest of the same save with it.
-        while self.process and select.select(self.fds(), [], [], SETTLE_SECONDS)[0]:
-            saved = self._read_names() or saved
-        return saved
+        events = self._read_events()
+        if not events:
+            return False
+        # Take the rest of the same save with it: at once where the file is written, else until it is.
+        deadline = time.monotonic() + UNTIL_WRITTEN_SECONDS
+        while self.process:
+            wait = AFTER_WRITTEN_SECONDS if events & WRITTEN else deadline - time.monotonic()
+            if wait <= 0 or not select.select(self.fds(), [], [], wait)[0]:
+                break
+            events |= self._read_events()
+        return True
 
-    def _read_names(self):
+    def _read_events(self):
+        """The events inotifywait reported for the watched file since the last read: a set of
+        inotify's names (CLOSE_WRITE, MOVED_TO, CREATE, ATTRIB); empty for other files' events."""
         chunk = os.read(self.process.stdout.fileno(), 4096)
         if not chunk:  # inotifywait stopped (too many watches, say): poll from now on
             try:
@@ -158,7 +177,12 @@ class Saves:
             self.close()
             self.note = f"inotifywait stopped ({message or 'no reason given'})"
             self.signature = self._stat()
-            return False
+            return set()
         self.buffer += chunk
         *lines, self.buffer = self.buffer.split(b"\n")
-        return any(line.decode("utf-8", errors="replace") == self.name for line in lines)
+        events = set()
+        for line in lines:
+            names, _, file = line.decode("utf-8", errors="replace").partition(" ")
+            if file == self.name:
+                events.update(names.split(","))
+        return events
