@@ -76,6 +76,12 @@ for n in $majors; do
       run_in_root "$course" "python3 tests/setup/test_direct_link.py --build $build --tool $course/$build/checker/engine/direct_link \
           test-bin/p04_tiled_solution test-bin/broken_p12_producer_parity" >>"$log/models.log" 2>&1 || models_status=$?
     fi
+    # A whole program compiled as nvcc's two passes, joined and linked by this release's linker
+    # (mold, else lld): the device pass's code in kernels, the host pass's constructors run once.
+    for method in test_code_kept_for_the_device_pass_runs_in_kernels test_launch_forms_headers_and_runtime_queries; do
+      run_in_root "$course" "PROGRAM_BUILD_DIR=$course/$build python3 tests/programs/test_programs.py $method" \
+        >>"$log/models.log" 2>&1 || models_status=$?
+    done
     if run_in_root "$course" "grep -q '^PUZZLES_HAVE_VARIABLE_TRACKER_CHOICE:INTERNAL=1' $build/CMakeCache.txt"; then
       run_in_root "$course" "python3 tests/setup/test_debug_value_tracker.py --build $build \
           test-bin/p10_warp_tiling_solution test-bin/p12_tma_wgmma_solution test-bin/broken_p02_missing_barrier" \

@@ -115,7 +115,10 @@ def course_build(err, announce=True):
     preset's line is said when `announce`, or when the build is configured for the first time."""
     given = os.environ.get("PROGRAM_BUILD_DIR")
     if given:
-        return Path(given)
+        tree = Path(given).resolve()  # a relative one from the course's folder, where checker/run works
+        if not (tree / "CMakeCache.txt").exists():
+            raise Stop(2, f"PROGRAM_BUILD_DIR={given} is not a configured build of the course ({tree})", "environment")
+        return tree
     chosen = build.choose_preset("cpu")
     preset = chosen.name
     # A build's own nvcc (its program-export/cuda-toolkit/bin/nvcc, which CMake projects find)
@@ -226,7 +229,7 @@ def build_gpu(o, err):
     arch = gpu_architecture()
     if arch is None:
         raise Stop(2, "--backend=gpu needs an NVIDIA GPU, and nvidia-smi lists none here", "environment")
-    tree = Path(os.environ.get("PROGRAM_BUILD_DIR") or paths.build_dir("default")) / "gpu-programs" / _name(o)
+    tree = Path(os.environ.get("PROGRAM_BUILD_DIR") or paths.build_dir("default")).resolve() / "gpu-programs" / _name(o)
     tree.mkdir(parents=True, exist_ok=True)
     exe = tree / "program"
     command = [nvcc, "-std=c++17", "-O2", "-lineinfo", f"-gencode=arch=compute_{arch[3:]},code={arch}",
