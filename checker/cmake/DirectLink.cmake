@@ -1,6 +1,6 @@
 # link_directly(<target>...): the targets' links run the linker that clang's driver would run,
 # without starting the driver (checker/engine/tools/direct_link.cpp), where this build has the
-# tool: clang linking with lld, on the machine that builds. The tool keeps what it learns from
+# tool: clang linking with mold or lld, on the machine that builds. The tool keeps what it learns from
 # the driver in <build>/link-templates, one file for each set of link flags.
 function(link_directly)
   get_property(tool GLOBAL PROPERTY PUZZLES_DIRECT_LINK)  # the target

@@ -69,7 +69,7 @@ for n in $majors; do
         --instrumented $(printf "$objects " p04_tiled_solution_kernel p04_tiled_solution_kernel \
                                            p10_warp_tiling_solution_kernel p10_warp_tiling_solution_kernel) \
         --shared a_tile b_tile" >>"$log/models.log" 2>&1 || models_status=$?
-    # The build's own shortcuts with this clang: links that run lld without the driver give the
+    # The build's own shortcuts with this clang: links that run the linker without the driver give the
     # driver's bytes, and instrumented kernel objects are the same with the older tracker of
     # variable locations, where this clang has the option (tests/setup).
     if run_in_root "$course" "test -x $build/checker/engine/direct_link"; then
