@@ -22,6 +22,7 @@
 //
 // CUDA_CPU_LOOP_REPORT=1 in the compiler's environment prints each kernel's model and, for
 // those that stay on fibers, why.
+#include <cstdint>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -84,14 +85,22 @@ void register_at_start(Module& m, const std::vector<Made>& made) {
   Type* size = m.getDataLayout().getIntPtrType(context);
   FunctionCallee enrol = m.getOrInsertFunction(
       CUDA_CPU_LOOP_NAME(CUDA_CPU_LOOP_REGISTER),
-      FunctionType::get(Type::getVoidTy(context), {bytes, bytes, bytes, size, Type::getInt32Ty(context)}, false));
+      FunctionType::get(Type::getVoidTy(context), {bytes, bytes, bytes, size, Type::getInt32Ty(context), bytes},
+                        false));
   Function* at_start = Function::Create(FunctionType::get(Type::getVoidTy(context), false), GlobalValue::InternalLinkage,
                                         "cuda_cpu.block_loop_registration", m);
   IRBuilder<> b(BasicBlock::Create(context, "", at_start));
   for (const Made& pair : made) {
     Value* kernel = pair.kernel ? b.CreatePointerCast(pair.kernel, bytes) : ConstantPointerNull::get(bytes);
+    // Indexed by the site a thread resumes at (0: the kernel's start, which is no barrier's).
+    std::vector<std::uint8_t> reads_only{0};
+    for (bool only_reads : pair.shape.reads_only) reads_only.push_back(only_reads ? 1 : 0);
+    Constant* flags = ConstantDataArray::get(context, reads_only);
+    auto* table = new GlobalVariable(m, flags->getType(), true, GlobalValue::PrivateLinkage, flags,
+                                     "cuda_cpu.block_loop_reads_only");
     b.CreateCall(enrol, {b.CreatePointerCast(pair.fibers, bytes), kernel, b.CreatePointerCast(pair.loops, bytes),
-                         ConstantInt::get(size, pair.shape.frame_bytes), b.getInt32(pair.shape.barriers)});
+                         ConstantInt::get(size, pair.shape.frame_bytes), b.getInt32(pair.shape.barriers),
+                         b.CreatePointerCast(table, bytes)});
   }
   b.CreateRetVoid();
   appendToGlobalCtors(m, at_start, 65535);
@@ -117,9 +126,14 @@ bool make_loop_invoker(Function& loops, const std::string& what, bool report, Lo
     loops.eraseFromParent();
     return false;
   }
-  if (report)
+  if (report) {
     errs() << "block loops: " << what << ": loops (" << shape.barriers << " barriers, " << shape.frame_bytes
            << "-byte frame)\n";
+    std::string after;
+    for (std::size_t k = 0; k < shape.reads_only.size(); ++k)
+      if (shape.reads_only[k]) after += (after.empty() ? " " : ", ") + std::to_string(k + 1);
+    if (!after.empty()) errs() << "block loops: " << what << ": only reads after barrier" << after << "\n";
+  }
   return true;
 }
 

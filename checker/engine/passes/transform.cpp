@@ -6,6 +6,7 @@
 
 #include "cuda_cpu/block_loop_names.h"
 #include "eligibility.h"
+#include "read_only_regions.h"
 #include "rematerialize.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
@@ -175,6 +176,7 @@ LoopShape make_resumable(Function& f) {
   LoopShape shape;
   shape.frame_bytes = align_up(offset == 0 ? 1 : offset, CUDA_CPU_LOOP_FRAME_ALIGNMENT);
   shape.barriers = static_cast<unsigned>(barriers.size());
+  shape.reads_only = regions_that_only_read(resume_at, frame);
   return shape;
 }
 

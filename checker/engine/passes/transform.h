@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace llvm {
 class Function;
@@ -15,6 +16,9 @@ namespace block_loops {
 struct LoopShape {
   std::uint64_t frame_bytes = 0;  // one thread's frame
   unsigned barriers = 0;          // __syncthreads() calls in the code
+  // Per barrier, in order: whether the code a thread runs after it, up to its next barrier,
+  // writes nothing but its own frame (read_only_regions.h).
+  std::vector<bool> reads_only;
 };
 
 // `loops` is a copy of the invoker after inline_barriers, and qualifies (why_not_loops).

@@ -20,10 +20,11 @@ void CUDA_CPU_LOOP_ARRIVE(unsigned site, unsigned reduce, int predicate, unsigne
 int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce);
 // Made at program start for each kernel the pass compiled as loops: its invoker for fibers,
 // the kernel's address where that invoker calls whichever kernel a launch names (null where
-// the invoker calls one kernel), the invoker for loops, the bytes of a thread's frame and the
-// barriers in its code.
+// the invoker calls one kernel), the invoker for loops, the bytes of a thread's frame, the
+// barriers in its code, and for each place a thread resumes at (0: the start, k: after barrier
+// k) a 1 where the code from there to the next barrier writes nothing but the thread's frame.
 void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), const void* kernel, void (*loops)(void* const*),
-                            std::size_t frame_bytes, unsigned barriers);
+                            std::size_t frame_bytes, unsigned barriers, const unsigned char* reads_only);
 }
 
 #endif  // CUDA_CPU_BLOCK_LOOP_ABI_H_

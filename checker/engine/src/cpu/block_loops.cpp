@@ -58,9 +58,9 @@ int CUDA_CPU_LOOP_BARRIER_RESULT(unsigned reduce) {
 }
 
 void CUDA_CPU_LOOP_REGISTER(void (*fibers)(void* const*), const void* kernel, void (*loops)(void* const*),
-                            std::size_t frame_bytes, unsigned barriers) {
+                            std::size_t frame_bytes, unsigned barriers, const unsigned char* reads_only) {
   engine::cpu::registry().emplace(engine::cpu::KernelKey{fibers, kernel},
-                                  engine::cpu::LoopInvoker{loops, frame_bytes, barriers});
+                                  engine::cpu::LoopInvoker{loops, frame_bytes, barriers, reads_only});
 }
 
 }  // extern "C"

@@ -14,6 +14,9 @@ struct LoopInvoker {
   CpuInvoker run = nullptr;    // resumes the running thread (block_loop_abi.h)
   std::size_t frame_bytes = 0;  // one thread's frame
   unsigned barriers = 0;
+  // Per resume site (0: the start, k: after barrier k), barriers + 1 of them: 1 where the code a
+  // thread runs from there to its next barrier writes only its own frame (block_loop_abi.h).
+  const unsigned char* reads_only = nullptr;
 };
 
 // The loop invoker that the pass made for this kernel (its fiber invoker and its address), or
