@@ -222,6 +222,9 @@ struct LaunchStats {
   std::uint64_t total_global_loads = 0;
   std::uint64_t threads_run = 0;
   std::uint64_t barrier_waits = 0;  // threads arriving at __syncthreads(), summed
+  // CPU, kernels run as loops: barrier intervals in which no thread wrote shared memory, whose
+  // written words were settled for every reader as the interval began (AccessChecks::settle_for_reads).
+  std::uint64_t intervals_settled = 0;
   double milliseconds = 0;          // GPU: between events around the kernel; CPU: wall time
 };
 

@@ -97,6 +97,22 @@ void AccessChecks::new_block() {
   refresh_fast_path();
 }
 
+bool AccessChecks::settle_for_reads(std::size_t most_words) {
+  const std::size_t words = settled_.size();
+  if (words == 0 || words > most_words) return false;
+  if (fast_path.full_checks_only || fast_path.callbacks_only || fast_path.profile != nullptr) return false;
+  // The dynamic shared memory past what the launch asked for is never settled (its reads are out
+  // of bounds): this path is for kernels without such a tail.
+  if (fast_path.dynamic_tail_span != 0) return false;
+  const std::uint64_t every_reader = settled_tag(epoch_, kAnyReader);
+  std::uint64_t* settled = settled_.data();
+  const std::uint8_t* written = written_.data();
+  for (std::size_t i = 0; i < words; ++i)
+    if ((written[i] & kAllBytesWritten) == kAllBytesWritten || (written[i] & kUnwrittenReported) != 0)
+      settled[i] = every_reader;
+  return true;
+}
+
 void AccessChecks::fill_site(RawFinding& f, Site site, bool other) const {
   if (site & kLineSite) {
     (other ? f.other_line : f.line) = site_line(site);

@@ -48,6 +48,16 @@ class AccessChecks {
     fast_path.epoch = ++epoch_;
     refresh_settled_tags(fast_path);
   }
+  // At the start of an epoch in which no thread writes shared memory (the block-loop pass's
+  // regions that only read, every thread in one): settles, for every reader, each word whose
+  // bytes are all written or whose unwritten read was reported. With no write to come before the
+  // next barrier, a read of such a word can find nothing and change nothing that a check will
+  // look at (its readers matter only to a later write), which is what the fast path's first
+  // readers of the word would otherwise note, one callback each. Not while accesses go the full
+  // way, through the callbacks, or into the memory profile; nor where shared memory has more
+  // than `most_words` words (a scan of all of them would cost more than the epoch's reads save).
+  // Returns whether it settled.
+  bool settle_for_reads(std::size_t most_words);
   // On the worker's own OS thread, after another worker of its cluster changed these checks
   // (fast_path is per OS thread, and that one's was kept).
   void resume_fast_path() {

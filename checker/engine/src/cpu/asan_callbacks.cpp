@@ -52,6 +52,19 @@ __attribute__((always_inline)) inline void fast_checks(std::uintptr_t a, void* r
     if (shared_offset < f.shared_span) {
       // Past the dynamic shared memory the launch asked for: out of bounds (the full check).
       if (a + Size - 1 - f.dynamic_tail_lo < f.dynamic_tail_span) return check(a, Size, Write, return_address, true);
+      // An aligned 8- or 16-byte read (a float2, a float4 of a tile) of words each settled for
+      // this reader: what the full check would do for it is what it would do for each of its
+      // words read alone, and each of those would stop at the settled entry below. Words are
+      // settled this way at the start of an epoch that only reads (AccessChecks::settle_for_reads).
+      if ((Size == 8 || Size == 16) && !Write && (a & (Size - 1)) == 0 && shared_offset + Size <= f.shared_span) {
+        const std::uint64_t* settled = f.settled + (shared_offset >> 2);
+        const unsigned warp = engine::cpu::SharedReaders::warp_of(f.me);
+        const std::uint64_t all = engine::cpu::settled_tag(f.epoch, engine::cpu::kAnyReader);
+        const std::uint64_t mine = engine::cpu::settled_tag(f.epoch, engine::cpu::warp_tag(warp, static_cast<std::uint16_t>(*f.warp_syncs)));
+        bool each = true;
+        for (unsigned k = 0; k < Size / 4; ++k) each &= settled[k] == all || settled[k] == mine;
+        if (each) return;
+      }
       if (Size == 4 && (a & 3) == 0) {
         std::size_t i = shared_offset >> 2;
         const unsigned warp = engine::cpu::SharedReaders::warp_of(f.me);

@@ -571,6 +571,7 @@ LaunchResult launch_isolated(GridPlan& plan) {
   result.stats.max_loads_thread = translate.coord(report->max_loads_block, report->max_loads_thread);
   result.stats.threads_run = report->threads_run.load();
   result.stats.barrier_waits = report->barrier_waits.load();
+  result.stats.intervals_settled = report->intervals_settled.load();
   return result;
 }
 

@@ -147,6 +147,7 @@ struct LaunchReport {
 
   std::atomic<int> stop;  // set when a finding stops the whole grid
   std::atomic<std::uint64_t> barrier_waits;
+  std::atomic<std::uint64_t> intervals_settled;
   std::atomic<std::uint64_t> total_loads;
   std::atomic<std::uint64_t> threads_run;
   std::uint64_t max_loads;  // under lock

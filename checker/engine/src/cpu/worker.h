@@ -148,6 +148,10 @@ class Worker {
   bool end_of_phase();           // false when the block is over
   // The barrier opens for the threads of at_barrier_, which become the next phase's queue.
   bool open_barrier(int predicates_true);
+  // Whether every thread of at_barrier_ goes on into code that writes only its own frame until
+  // its next barrier (block loops: LoopInvoker::reads_only), so that no thread writes shared
+  // memory in the coming epoch.
+  bool only_reads_until_next_barrier() const;
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
@@ -229,6 +233,7 @@ class Worker {
   AsyncProfile async_profile_;
   TensorEdges tensor_edges_;
   std::uint64_t barrier_waits_ = 0;
+  std::uint64_t intervals_settled_ = 0;  // barrier intervals that only read, settled at their start
   std::uint64_t total_loads_ = 0;
   std::uint64_t max_loads_ = 0, max_loads_block_ = 0;
   std::uint32_t max_loads_thread_ = 0;
