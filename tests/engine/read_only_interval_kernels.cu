@@ -22,6 +22,26 @@ __global__ void sum_row_between_barriers(float* out, int written, int word_reads
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// The first `written` threads write their word of a shared row; after the barrier every thread
+// reads eight words of it, 8 apart from its own, in straight-line code (each read checked at its
+// own line, not ahead of a loop), and writes nothing until the second barrier.
+__global__ void sum_eight_words_between_barriers(float* out, int written) {
+  __shared__ float row[kWords];
+  if (threadIdx.x < written) row[threadIdx.x] = static_cast<float>(threadIdx.x + 1);
+  __syncthreads();
+  const unsigned n = blockDim.x;
+  float sum = row[threadIdx.x % n];  // unrolled read
+  sum += row[(threadIdx.x + 8) % n];
+  sum += row[(threadIdx.x + 16) % n];
+  sum += row[(threadIdx.x + 24) % n];
+  sum += row[(threadIdx.x + 32) % n];
+  sum += row[(threadIdx.x + 40) % n];
+  sum += row[(threadIdx.x + 48) % n];
+  sum += row[(threadIdx.x + 56) % n];  // last unrolled read
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 // The same row, where the code after the barrier also writes the neighbouring thread's word,
 // which that thread reads in the same interval: a race, in an interval that does not only read.
 __global__ void sum_row_and_write_neighbour(float* out) {

@@ -106,6 +106,41 @@ TEST_CASE("cpu: intervals that only read: an unwritten word is named at each kin
   }
 }
 
+TEST_CASE("cpu: intervals that only read: straight-line reads stop at once where every word is settled, and an "
+          "unwritten word is still named at its read") {
+  auto be = test_support::backend_or_skip(engine::BackendKind::cpu);
+  auto eight = test_support::cpu_only<void(float*, int)>(k::cpu_sum_eight_words_between_barriers);
+  const int threads = 64, blocks = 2;
+  DeviceArray<float> out(*be, threads * blocks, "out");
+  std::vector<float> expected;
+  for (int b = 0; b < blocks; ++b)
+    for (int t = 0; t < threads; ++t) {
+      float sum = 0.0f;
+      for (int j = 0; j < 8; ++j) sum += static_cast<float>((t + 8 * j) % threads + 1);
+      expected.push_back(sum);
+    }
+  const int first = line_of("// unrolled read"), last = line_of("// last unrolled read");
+  for (engine::ThreadOrder order : kOrders) {
+    CAPTURE(std::string(engine::to_string(order)));
+    LaunchResult clean = engine::launch(*be, eight, LaunchConfig{blocks, threads}, in_order(order), out.get(), threads);
+    INFO(hopper_test::describe(clean));
+    CHECK(clean.findings.empty());
+    CHECK(out.download() == expected);
+    if (runs_as_loops()) CHECK(clean.stats.intervals_settled == static_cast<std::uint64_t>(blocks));
+    // Word 63 unwritten: not every word is settled, so each read looks up its own word.
+    LaunchResult unwritten =
+        engine::launch(*be, eight, LaunchConfig{1, threads}, in_order(order), out.get(), threads - 1);
+    INFO(hopper_test::describe(unwritten));
+    REQUIRE(unwritten.findings.size() == 1);
+    const engine::Finding& f = unwritten.findings.front();
+    CHECK(f.kind == FindingKind::uninitialized_shared);
+    CHECK(f.buffer == "row");
+    CHECK(f.index == threads - 1);
+    CHECK(f.at.line >= first);
+    CHECK(f.at.line <= last);
+  }
+}
+
 TEST_CASE("cpu: intervals that only read: code after the barrier that also writes the row keeps every read's check, "
           "and its race is found") {
   auto be = test_support::backend_or_skip(engine::BackendKind::cpu);

@@ -16,6 +16,7 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "instrumented_loads.h"
+#include "read_only_regions.h"
 #include "thread_local_address.h"
 
 namespace block_loops {
@@ -107,6 +108,15 @@ class Emitter {
     // the full check before it could settle them), so they need no test here.
     b.SetInsertPoint(shared);
     Value* aligned = b.CreateICmpEQ(b.CreateAnd(shared_offset, constant(3)), constant(0));
+    if (!outside_shared && at->hasMetadata(kInCodeThatOnlyReads)) {
+      // In code that only reads, an epoch whose every shared word was settled as it began
+      // (FastPath::reads_settled) lets any aligned read inside shared memory stop without
+      // looking up its word: the lookup's answer would be the same.
+      BasicBlock* by_word = block("check.word", done);
+      Value* all_settled = b.CreateICmpNE(field(b, offsetof(FastPath, reads_settled), b.getInt8Ty()), b.getInt8(0));
+      b.CreateCondBr(b.CreateAnd(aligned, all_settled), done, by_word, mostly_checked_);
+      b.SetInsertPoint(by_word);
+    }
     Value* words = pointer_field(b, offsetof(FastPath, settled), b.getInt64Ty());
     Value* settled =
         quiet(b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), words, b.CreateLShr(shared_offset, constant(2)))));

@@ -8,6 +8,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
 
 namespace block_loops {
 namespace {
@@ -48,6 +49,12 @@ bool only_reads(BasicBlock* start, const Value* frame) {
     for (BasicBlock* successor : successors(block))
       if (seen.insert(successor).second) next.push_back(successor);
   }
+  // A block may also belong to code that writes (reached from another barrier): there the
+  // engine's flag is never set, and its loads' first test fails.
+  MDNode* mark = MDNode::get(start->getContext(), {});
+  for (BasicBlock* block : seen)
+    for (Instruction& instruction : *block)
+      if (isa<LoadInst>(instruction)) instruction.setMetadata(kInCodeThatOnlyReads, mark);
   return true;
 }
 

@@ -16,11 +16,15 @@ class Value;
 
 namespace block_loops {
 
+// Marks the loads of code that only reads: they may test FastPath::reads_settled first
+// (inline_checks.cpp).
+inline constexpr char kInCodeThatOnlyReads[] = "cuda_cpu.only_reads";
+
 // For each block a thread resumes at (in the order of `resume_at`), whether the code reachable
 // from it before the thread's next barrier (the next return) writes memory only through
 // `frame`, the thread's frame pointer. Anything that could write elsewhere counts as a write: a
 // store, a call that may write memory (the engine's barrier calls excepted), an atomic, a fence,
-// a volatile access.
+// a volatile access. The loads of the code that only reads get the mark kInCodeThatOnlyReads.
 std::vector<bool> regions_that_only_read(const std::vector<llvm::BasicBlock*>& resume_at, llvm::Value* frame);
 
 }  // namespace block_loops

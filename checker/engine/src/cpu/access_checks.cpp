@@ -73,6 +73,7 @@ void AccessChecks::prepare(const GridPlan& plan) {
   fast_path.settled = settled_.data();
   fast_path.proxy = proxy_.data();
   fast_path.epoch = epoch_;
+  fast_path.every_word_settled = 0;  // another launch's epoch may have had this one's number
   fast_path.arena_base = arena_->base();
   fast_path.arena_span = arena_->span();
   fast_path.buffer_begin = arena_->buffer_begins();
@@ -88,6 +89,7 @@ void AccessChecks::new_block() {
   proxy_reported_.clear();
   accumulators_watched_ = false;
   fast_path.epoch = ++epoch_;
+  fast_path.every_word_settled = 0;
   if (in_flight_words_) {
     std::fill(in_flight_.begin(), in_flight_.end(), InFlight{});
     in_flight_words_ = 0;
@@ -107,9 +109,16 @@ bool AccessChecks::settle_for_reads(std::size_t most_words) {
   const std::uint64_t every_reader = settled_tag(epoch_, kAnyReader);
   std::uint64_t* settled = settled_.data();
   const std::uint8_t* written = written_.data();
-  for (std::size_t i = 0; i < words; ++i)
-    if ((written[i] & kAllBytesWritten) == kAllBytesWritten || (written[i] & kUnwrittenReported) != 0)
-      settled[i] = every_reader;
+  // The words an aligned 4-byte read inside shared memory can reach: the shadow has one more.
+  const std::size_t reachable = (shared_span_ - 1) / 4 + 1;
+  std::size_t left_unsettled = 0;
+  // Without a branch per word, so that the compiler makes it a few words per instruction.
+  for (std::size_t i = 0; i < words; ++i) {
+    const bool settles = (written[i] & kAllBytesWritten) == kAllBytesWritten || (written[i] & kUnwrittenReported) != 0;
+    settled[i] = settles ? every_reader : settled[i];
+    left_unsettled += !settles & (i < reachable);
+  }
+  fast_path.every_word_settled = left_unsettled == 0 ? every_reader : 0;
   return true;
 }
 

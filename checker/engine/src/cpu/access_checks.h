@@ -46,6 +46,7 @@ class AccessChecks {
   void end_block() {}
   void next_epoch() {
     fast_path.epoch = ++epoch_;
+    fast_path.every_word_settled = 0;  // until settle_for_reads says otherwise for this epoch
     refresh_settled_tags(fast_path);
   }
   // At the start of an epoch in which no thread writes shared memory (the block-loop pass's
@@ -62,6 +63,7 @@ class AccessChecks {
   // (fast_path is per OS thread, and that one's was kept).
   void resume_fast_path() {
     fast_path.epoch = epoch_;
+    fast_path.every_word_settled = 0;
     refresh_fast_path();
   }
 
