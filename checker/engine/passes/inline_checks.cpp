@@ -15,6 +15,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/KnownBits.h"
 #include "instrumented_loads.h"
 #include "read_only_regions.h"
 #include "thread_local_address.h"
@@ -38,7 +39,8 @@ bool taken_over(Instruction& instruction, const DataLayout& layout, Access& acce
 
 // Each load gets four blocks: one branch to where it goes (nothing to check, the callback,
 // shared or global memory), the test of each kind of memory, and the call; a load of a
-// __shared__ variable three (the test of its offset, the shared test, the call). The code
+// __shared__ variable three (the test of its offset, the shared test, the call), and one more
+// in code that only reads (the test of FastPath::settled_span). The code
 // generator's time grows with the blocks of a function, and a kernel with unrolled loops has
 // hundreds of loads; fewer blocks would run every test for every load.
 class Emitter {
@@ -72,8 +74,19 @@ class Emitter {
     Value* address = b.CreatePtrToInt(access.address, word_);
     Value* shared_offset = b.CreateSub(address, field(b, offsetof(FastPath, shared_lo), word_));
     Value* in_shared = b.CreateICmpULT(shared_offset, field(b, offsetof(FastPath, shared_span), word_));
+    Value* aligned = aligned_word(b, access.address, shared_offset);
     BasicBlock* outside_shared = nullptr;
     if (in_thread_local_variable(access.address)) {
+      if (at->hasMetadata(kInCodeThatOnlyReads)) {
+        // In code that only reads, an epoch whose every shared word was settled as it began
+        // (FastPath::settled_span is then the shared memory's span, else 0) lets any aligned
+        // read inside shared memory stop without looking up its word: the lookup's answer
+        // would be the same. Otherwise the usual route, below.
+        BasicBlock* route = block("check.route", done);
+        Value* all_settled = b.CreateICmpULT(shared_offset, field(b, offsetof(FastPath, settled_span), word_));
+        b.CreateCondBr(aligned ? b.CreateAnd(all_settled, aligned) : all_settled, done, route, mostly_checked_);
+        b.SetInsertPoint(route);
+      }
       // A __shared__ variable's element (a thread-local variable here): straight to the shared
       // test, which stops only where the callback would return at once, and only while a CUDA
       // thread runs with the inline checks on (settled_for_all and _for_warp say so). Anything
@@ -107,23 +120,13 @@ class Emitter {
     // shared memory the launch asked for are never settled (the callback sends their reads to
     // the full check before it could settle them), so they need no test here.
     b.SetInsertPoint(shared);
-    Value* aligned = b.CreateICmpEQ(b.CreateAnd(shared_offset, constant(3)), constant(0));
-    if (!outside_shared && at->hasMetadata(kInCodeThatOnlyReads)) {
-      // In code that only reads, an epoch whose every shared word was settled as it began
-      // (FastPath::reads_settled) lets any aligned read inside shared memory stop without
-      // looking up its word: the lookup's answer would be the same.
-      BasicBlock* by_word = block("check.word", done);
-      Value* all_settled = b.CreateICmpNE(field(b, offsetof(FastPath, reads_settled), b.getInt8Ty()), b.getInt8(0));
-      b.CreateCondBr(b.CreateAnd(aligned, all_settled), done, by_word, mostly_checked_);
-      b.SetInsertPoint(by_word);
-    }
     Value* words = pointer_field(b, offsetof(FastPath, settled), b.getInt64Ty());
     Value* settled =
         quiet(b.CreateLoad(b.getInt64Ty(), b.CreateGEP(b.getInt64Ty(), words, b.CreateLShr(shared_offset, constant(2)))));
     Value* settled_now =
         b.CreateOr(b.CreateICmpEQ(settled, field(b, offsetof(FastPath, settled_for_all), b.getInt64Ty())),
                    b.CreateICmpEQ(settled, field(b, offsetof(FastPath, settled_for_warp), b.getInt64Ty())));
-    b.CreateCondBr(b.CreateAnd(aligned, settled_now), done, slow, mostly_checked_);
+    b.CreateCondBr(aligned ? b.CreateAnd(aligned, settled_now) : settled_now, done, slow, mostly_checked_);
     if (!outside_shared) {
       finish(b, access, address, slow, done);
       return;
@@ -163,6 +166,14 @@ class Emitter {
 
     // The instrumentation that follows leaves the access alone: it is checked.
     at->setMetadata("nosanitize", quiet_);
+  }
+
+  // Whether the read's shared offset is a multiple of 4, as an i1; null where the compiler
+  // knows it is (an element of a float array in a __shared__ variable: the shared memory's base
+  // is aligned to 4, and so is the address), and the test would only cost time.
+  Value* aligned_word(IRBuilder<>& b, Value* address, Value* shared_offset) {
+    if (computeKnownBits(address, m_.getDataLayout()).countMinTrailingZeros() >= 2) return nullptr;
+    return b.CreateICmpEQ(b.CreateAnd(shared_offset, constant(3)), constant(0));
   }
 
   // Whether `address` points into a thread-local variable: on the CPU backend every __shared__

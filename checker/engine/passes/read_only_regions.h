@@ -16,7 +16,7 @@ class Value;
 
 namespace block_loops {
 
-// Marks the loads of code that only reads: they may test FastPath::reads_settled first
+// Marks the loads of code that only reads: they may test FastPath::settled_span first
 // (inline_checks.cpp).
 inline constexpr char kInCodeThatOnlyReads[] = "cuda_cpu.only_reads";
 

@@ -49,10 +49,11 @@ struct FastPath {
   std::uint64_t settled_for_all = 0, settled_for_warp = 0;
   // The tag with which every word of shared memory was settled as this epoch began (an epoch that
   // only reads: AccessChecks::settle_for_reads), else 0, which no entry ever is. While it equals
-  // settled_for_all, reads_settled is 1: then any aligned 4-byte read inside shared memory stops,
-  // which the loads of code that only reads test first (passes/inline_checks.cpp).
+  // settled_for_all, settled_span is shared_span, else 0: an aligned 4-byte read at a shared
+  // offset below it stops, which the loads of code that only reads test first
+  // (passes/inline_checks.cpp).
   std::uint64_t every_word_settled = 0;
-  std::uint8_t reads_settled = 0;
+  std::uintptr_t settled_span = 0;
 };
 extern __thread FastPath fast_path __asm__(ENGINE_FAST_PATH_SYMBOL);
 
@@ -77,13 +78,13 @@ inline constexpr std::uint64_t kNeverSettled = 0xFFFFFFFEu;
 inline void refresh_settled_tags(FastPath& f) {
   if (f.me == 0 || f.full_checks_only || f.callbacks_only || f.profile != nullptr) {
     f.settled_for_all = f.settled_for_warp = kNeverSettled;
-    f.reads_settled = 0;
+    f.settled_span = 0;
     return;
   }
   f.settled_for_all = settled_tag(f.epoch, kAnyReader);
   const auto sync = static_cast<std::uint16_t>(*f.warp_syncs);
   f.settled_for_warp = settled_tag(f.epoch, warp_tag((f.me - 1u) / kWarpSize, sync));
-  f.reads_settled = f.every_word_settled == f.settled_for_all;
+  f.settled_span = f.every_word_settled == f.settled_for_all ? f.shared_span : 0;
 }
 
 }  // namespace engine::cpu
