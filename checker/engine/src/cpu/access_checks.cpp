@@ -119,6 +119,7 @@ bool AccessChecks::settle_for_reads(std::size_t most_words) {
     left_unsettled += !settles & (i < reachable);
   }
   fast_path.every_word_settled = left_unsettled == 0 ? every_reader : 0;
+  refresh_settled_tags(fast_path);  // the epoch's first thread may keep the last one's (Worker::become)
   return true;
 }
 
