@@ -64,7 +64,14 @@ bool quiet_builtin_variable_reads(Module& m) {
       }
     }
   MDNode* mark = MDNode::get(m.getContext(), {});
-  for (LoadInst* read : reads) read->setMetadata("nosanitize", mark);
+  // Invariant too: within one call of a kernel or its loop invoker, each always reads the running
+  // thread's own values (the engine sets them before the call, and on fibers before it resumes
+  // one), so the code generator may keep one read where the inline checks' calls would make it
+  // read again at every load.
+  for (LoadInst* read : reads) {
+    read->setMetadata("nosanitize", mark);
+    read->setMetadata(LLVMContext::MD_invariant_load, mark);
+  }
   return !reads.empty();
 }
 

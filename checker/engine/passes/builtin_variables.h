@@ -14,7 +14,7 @@ namespace block_loops {
 
 // Marks every load from those four variables "nosanitize", so that the instrumentation that
 // follows leaves it alone. Only loads: a copy out of them (a memcpy) may write device memory,
-// and stays checked. Returns whether it marked any.
+// and stays checked. Marks them invariant too (the .cpp says why). Returns whether it marked any.
 bool quiet_builtin_variable_reads(llvm::Module& m);
 
 // Whether `load` reads one of those variables (at its address, an offset or a cast of it). What it
