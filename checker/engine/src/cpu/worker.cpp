@@ -221,12 +221,14 @@ void Worker::switch_to(unsigned self, unsigned target) {
 
 void Worker::become(unsigned target) {
   running_ = target;
-  // The settled tags depend on the running thread through its warp alone: its number and its
-  // __syncwarp() count, whose changes refresh them, as does every other change of what they
-  // read. A thread of the warp that ran before keeps them, which saves a third of this
-  // function's time for each thread of a block loop.
-  const bool same_warp = fast_path.me != 0 && target < n_ && (fast_path.me - 1u) / kWarpSize == target / kWarpSize &&
-                         fast_path.warp_syncs == &warp_syncs_[threads_[target].warp];
+  // The settled tags, which only instrumented code reads, depend on the running thread through
+  // its warp alone: its number and its __syncwarp() count, whose changes refresh them, as does
+  // every other change of what they read (a launch's checks as they start: AccessChecks::prepare).
+  // A thread of the warp that ran before keeps them, which saves a third of this function's time
+  // for each thread of a block loop.
+  const bool refresh = instrumented_ && !(fast_path.me != 0 && target < n_ &&
+                                          (fast_path.me - 1u) / kWarpSize == target / kWarpSize &&
+                                          fast_path.warp_syncs == &warp_syncs_[threads_[target].warp]);
   if (target < n_) {
     current_thread = &threads_[target];
     builtin_thread_idx = threads_[target].thread_idx;
@@ -238,9 +240,7 @@ void Worker::become(unsigned target) {
     current_thread = nullptr;
     fast_path.me = 0;
   }
-  // Only instrumented code reads the settled entries (plain kernels have no checks), and a
-  // launch's checks refresh them as they start (AccessChecks::prepare).
-  if (instrumented_ && !same_warp) refresh_settled_tags(fast_path);
+  if (refresh) refresh_settled_tags(fast_path);
   // The CUDA thread that runs, or last ran: a limit that runs out while the worker is between two
   // threads (a warp's lanes taking their steps pass through the scheduler) still names one.
   if (target < n_) heartbeat_.thread.store(target, std::memory_order_relaxed);
@@ -647,7 +647,7 @@ bool Worker::end_of_phase() {
     // find the same, a thread at a time).
     at_barrier_.resize(n_);
     for (unsigned i = 0; i < n_; ++i) at_barrier_[i] = i;
-    return open_barrier(arrivals.predicates_true);
+    return open_barrier(arrivals.predicates_true, arrivals.only_reads);
   }
   std::vector<unsigned>& at_barrier = at_barrier_;
   at_barrier.clear();
@@ -698,26 +698,22 @@ bool Worker::end_of_phase() {
   }
   int predicates_true = 0;
   for (unsigned i : at_barrier) predicates_true += threads_[i].predicate != 0;
-  return open_barrier(predicates_true);
+  // The arrivals' flag speaks for at_barrier where they are the same threads: as many.
+  return open_barrier(predicates_true, arrivals.only_reads && arrivals.count == at_barrier.size());
 }
 
-bool Worker::open_barrier(int predicates_true) {
+bool Worker::open_barrier(int predicates_true, bool only_reads) {
   // __syncthreads_count/and/or read the predicates of those that reached it.
   predicates_true_ = predicates_true;
   predicates_seen_ = static_cast<int>(at_barrier_.size());
   checks_.next_epoch();
-  // Not in a cluster: another CTA's threads may write this one's shared memory in any interval.
-  if (loops_ && loops_->reads_only && !cluster_ && only_reads_until_next_barrier() &&
+  // Only for instrumented code, which alone reads the settled entries. Not in a cluster: another
+  // CTA's threads may write this one's shared memory in any interval.
+  if (instrumented_ && loops_ && only_reads && !cluster_ &&
       checks_.settle_for_reads(std::size_t{kSettledWordsPerThread} * n_))
     ++intervals_settled_;
   if (fast_path.profile) profile_.end_phase(n_);
   queue_.swap(at_barrier_);
-  return true;
-}
-
-bool Worker::only_reads_until_next_barrier() const {
-  for (unsigned i : at_barrier_)
-    if (!loops_->reads_only[resume_[i]]) return false;
   return true;
 }
 

@@ -146,12 +146,9 @@ class Worker {
   boost::context::fiber thread_main(unsigned fiber, boost::context::fiber&& from);
   void run_block(std::uint64_t block);
   bool end_of_phase();           // false when the block is over
-  // The barrier opens for the threads of at_barrier_, which become the next phase's queue.
-  bool open_barrier(int predicates_true);
-  // Whether every thread of at_barrier_ goes on into code that writes only its own frame until
-  // its next barrier (block loops: LoopInvoker::reads_only), so that no thread writes shared
-  // memory in the coming epoch.
-  bool only_reads_until_next_barrier() const;
+  // The barrier opens for the threads of at_barrier_, which become the next phase's queue;
+  // `only_reads`: each of them goes on into code that only reads (Arrivals::only_reads).
+  bool open_barrier(int predicates_true, bool only_reads);
   bool waits_on_other_ctas() const;
   bool resume_after_landing();  // true when landed copies released waiting threads
   bool release_converged();     // true when lanes waiting at coalesced_threads() were released
@@ -212,6 +209,10 @@ class Worker {
     unsigned line = 0;
     const char* file = nullptr;
     bool one_place = true;
+    // Block loops: whether each arrival resumes into code that writes only its own frame until
+    // its next barrier (LoopInvoker::reads_only), so that no thread writes shared memory in the
+    // coming epoch.
+    bool only_reads = true;
   } arrivals_;
   std::vector<unsigned> at_barrier_;  // end_of_phase's list, kept for its capacity
 
@@ -247,7 +248,10 @@ inline void Worker::arrive_at_barrier(unsigned site, int predicate, unsigned lin
   t.wait_file = file;
   t.predicate = predicate;
   ++barrier_waits_;
-  if (loops_) resume_[t.linear] = site;
+  if (loops_) {
+    resume_[t.linear] = site;
+    arrivals_.only_reads &= loops_->reads_only != nullptr && loops_->reads_only[site] != 0;
+  }
   if (arrivals_.count++ == 0) {
     arrivals_.line = line;
     arrivals_.file = file;
