@@ -33,9 +33,6 @@ namespace ap = kernels::async_proxy_kernels;
 
 namespace {
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 // proxy_tile_store with its `fence` mode, in `order`; the stored tile is checked too.
 LaunchResult store_tile(engine::Backend& be, int fence, engine::ThreadOrder order) {
   DeviceArray<std::uint16_t> out(be, 16 * 64, "out");
@@ -74,7 +71,7 @@ TEST_CASE("cpu: a tile every writer fenced is stored clean, and without the fenc
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   const int write_line = line_of("async_proxy_kernels.cu", "// the writes");
   const int store_line = line_of("async_proxy_kernels.cu", "// the store");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     require_clean(store_tile(*be, 0, order));
 
@@ -97,7 +94,7 @@ TEST_CASE("cpu: a tile every writer fenced is stored clean, and without the fenc
 TEST_CASE("cpu: fence.proxy.async by the store's issuer does not fence the other threads' writes") {
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     LaunchResult r = store_tile(*be, 2, order);
     INFO(describe(r));
@@ -127,7 +124,7 @@ TEST_CASE("cpu: wgmma operands written without fence.proxy.async are a finding a
 TEST_CASE("cpu: wgmma accumulators used only after their wait_group, and chained wgmmas (+ or tied operands), are clean and right") {
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     for (int use : {0, 4, 5}) {
       CAPTURE(engine::to_string(order));
       CAPTURE(use);
@@ -144,7 +141,7 @@ TEST_CASE("cpu: a wgmma's accumulators read or written before its wait_group: a 
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   const int wgmma_line = wgmma_asm_line();
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     for (int use : {1, 2}) {
       CAPTURE(engine::to_string(order));
       CAPTURE(use);

@@ -508,9 +508,6 @@ TEST_CASE("bf16: __nv_bfloat162 functions act lane by lane, and C++ conversions 
 
 namespace {
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 void require_clean(const LaunchResult& r) {
   INFO("rejected: " << engine::to_string(r.rejected.why));
   for (const auto& finding : r.findings) INFO("finding: " << finding.detail << " line " << finding.at.line);
@@ -551,7 +548,7 @@ BACKEND_TEST("bf16 kernels (shared memory, __hfma2, shuffles of __nv_bfloat16 an
   DeviceArray<__nv_bfloat16> dx(backend, x.size(), "x"), dy(backend, y.size(), "y"), out(backend, warps, "out");
   dx.upload(x);
   dy.upload(y);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;

@@ -22,9 +22,6 @@ namespace {
 
 namespace k = kernels::cg_kernels;
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 void require_clean(const LaunchResult& r) {
   INFO("rejected: " << engine::to_string(r.rejected.why));
   std::string findings;
@@ -87,7 +84,7 @@ BACKEND_TEST("cooperative groups: a thread block's ranks, sizes, indices and syn
   auto block = engine::Kernel<void(int*)>(k::cpu_cg_block(), k::gpu_cg_block());
   const int fields = 12, blocks = 4, per_block = 256 * fields;
   DeviceArray<int> out(backend, blocks * per_block, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -112,7 +109,7 @@ BACKEND_TEST("cooperative groups: every tile function for tiles of 1 to 32 threa
   for (const TileCase& tc : kTiles) {
     CAPTURE(tc.n);
     auto tiles = engine::Kernel<void(int*)>(tc.cpu(), tc.gpu());
-    for (engine::ThreadOrder order : kOrders) {
+    for (engine::ThreadOrder order : engine::kThreadOrders) {
       CAPTURE(std::string(engine::to_string(order)));
       RunOptions options;
       options.order = order;
@@ -131,7 +128,7 @@ TEST_CASE("cpu: a tile sync that one thread skips is a warp divergence at the sy
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   DeviceArray<int> out(*be, 64, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -170,7 +167,7 @@ TEST_CASE("cpu: a tile that shares values through shared memory without tile.syn
   test_support::note_started();
   auto be = engine::open_backend(engine::BackendChoice::cpu).backend;
   DeviceArray<int> out(*be, 64, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -241,7 +238,7 @@ BACKEND_TEST("cooperative groups: coalesced groups, labeled and binary partition
   const int fields = 22, blocks = 2;
   DeviceArray<int> out(backend, blocks * 96 * fields, "out");
   auto groups = engine::Kernel<void(int*)>(k::cpu_cg_groups(), k::gpu_cg_groups());
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -260,7 +257,7 @@ BACKEND_TEST("cooperative groups: coalesced groups, labeled and binary partition
 BACKEND_TEST("cooperative groups: coalesced_threads() after some lanes returned groups the lanes that remain, in every thread order") {
   DeviceArray<int> out(backend, 64 * 3, "out");
   auto after = engine::Kernel<void(int*)>(k::cpu_cg_coalesced_after_return(), k::gpu_cg_coalesced_after_return());
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;

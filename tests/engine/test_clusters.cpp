@@ -38,8 +38,6 @@ using hopper_test::as_cu;
 
 namespace {
 
-const ThreadOrder kOrders[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-
 LaunchConfig clustered(engine::Dim3 grid, unsigned threads, engine::Dim3 cluster, std::size_t shared = 0) {
   LaunchConfig c{grid, threads, shared};
   c.cluster = cluster;
@@ -84,7 +82,7 @@ BACKEND_TEST("clusters: each CTA knows its rank, its cluster's size and id, in c
 BACKEND_TEST("clusters: CTAs read each other's shared memory through mapa, between cluster barriers") {
   if (!hopper_or_skip(backend)) return;
   auto exchange = engine::Kernel<void(int*)>(ck::cpu_cluster_exchange(), ck::gpu_cluster_exchange());
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     for (unsigned size : {2u, 4u}) {
       CAPTURE(engine::to_string(order));
       CAPTURE(size);
@@ -103,7 +101,7 @@ BACKEND_TEST("clusters: CTAs read each other's shared memory through mapa, betwe
 BACKEND_TEST("clusters: threads of one CTA write another's shared memory and arrive on its mbarrier") {
   if (!hopper_or_skip(backend)) return;
   auto remote = engine::Kernel<void(int*)>(ck::cpu_cluster_remote_arrive(), ck::gpu_cluster_remote_arrive());
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     DeviceArray<int> out(backend, 128, "out");
     require_clean(engine::launch(backend, remote, clustered(2, 128, {2}), in_order(order), out.get()));
@@ -122,7 +120,7 @@ BACKEND_TEST("clusters: a multicast tensor copy lands in every CTA of the mask a
   CUtensorMap map = rows_map(backend, global.get(), rows);
   auto multicast =
       engine::Kernel<void(CUtensorMap, std::uint16_t*)>(ck::cpu_cluster_multicast(), ck::gpu_cluster_multicast());
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     DeviceArray<std::uint16_t> out(backend, 2 * clusters * 16 * 64, "out");
     require_clean(
@@ -145,7 +143,7 @@ TEST_CASE("cpu: the profile counts a multicast copy once per CTA it lands in, an
   CUtensorMap map = rows_map(*be, global.get(), rows);
   auto multicast =
       engine::Kernel<void(CUtensorMap, std::uint16_t*)>(ck::cpu_cluster_multicast(), ck::gpu_cluster_multicast());
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     DeviceArray<std::uint16_t> out(*be, 2 * clusters * 16 * 64, "out");
     RunOptions options = in_order(order);
@@ -208,7 +206,7 @@ TEST_CASE("cpu: clusters: a multicast before a cluster barrier finds the other C
   global.upload(tensor);
   CUtensorMap map = rows_map(*be, global.get(), 16);
   auto k = cpu_only<void(CUtensorMap, std::uint16_t*)>(cm::cpu_multicast_before_cluster_barrier);
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     DeviceArray<std::uint16_t> out(*be, 2 * 16 * 64, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 128, {2}, 2048 + 8), in_order(order), map, out.get());
@@ -234,7 +232,7 @@ TEST_CASE("cpu: clusters: a CTA the engine stopped has not exited: another CTA's
           "is no finding, only what stopped the grid") {
   auto be = cpu();
   auto k = cpu_only<void(int*, int)>(cm::cpu_remote_use_of_stopped_cta);
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     DeviceArray<int> out(*be, 2 * 64, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 64, {2}), in_order(order), out.get(), 0);
@@ -260,7 +258,7 @@ TEST_CASE("cpu: clusters: reading another CTA's shared memory before any cluster
 TEST_CASE("cpu: clusters: an arrival on the wrong CTA's mbarrier leaves the other waiting: a deadlock") {
   auto be = cpu();
   auto k = cpu_only<void(int*)>(cm::cpu_remote_arrive_wrong_cta);
-  for (ThreadOrder order : kOrders) {
+  for (ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(engine::to_string(order));
     DeviceArray<int> out(*be, 128, "out");
     LaunchResult r = engine::launch(*be, k, clustered(2, 128, {2}), in_order(order), out.get());

@@ -61,9 +61,6 @@ std::vector<float> random_floats(std::size_t count, unsigned seed) {
   return v;
 }
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 }  // namespace
 
 BACKEND_TEST("shuffles, votes and __activemask give CUDA's results") {
@@ -96,7 +93,7 @@ BACKEND_TEST("a warp reduces through shared memory ordered by __syncwarp alone, 
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 5);  // exact sums
   DeviceArray<float> d_in(backend, in.size(), "in"), d_out(backend, 4, "out");
   d_in.upload(in);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     RunOptions options;
     options.order = order;
     require_clean(engine::launch(backend, reduce, LaunchConfig{4, 32}, options, d_in.get(), d_out.get()));
@@ -197,7 +194,7 @@ BACKEND_TEST("asynchronous copies with double buffering give the same sums in ev
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7) % 13);  // exact sums
   DeviceArray<float> d_in(backend, in.size(), "in"), d_out(backend, blocks * 64, "out");
   d_in.upload(in);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -274,7 +271,7 @@ BACKEND_TEST("a tutorial-style SGEMM (templated block tiling, float4 loads, a tr
 BACKEND_TEST("threads writing the two halves of one shared word do not race") {
   auto halves = kernel<void(float*)>(f::cpu_half_words, f::gpu_half_words);
   DeviceArray<float> out(backend, 64, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     RunOptions options;
     options.order = order;
     require_clean(engine::launch(backend, halves, LaunchConfig{1, 64}, options, out.get()));
@@ -401,7 +398,7 @@ TEST_CASE("cpu: a misaligned float4 is a finding, and a float4 far past the end 
 TEST_CASE("cpu: reading an async copy's destination before the wait, waiting on the wrong group, overwriting the source") {
   auto be = cpu_backend();
   DeviceArray<float> in(*be, 256, "in"), out(*be, 32, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -468,7 +465,7 @@ TEST_CASE("cpu: a failed assert names the thread, the line and the expression") 
 TEST_CASE("cpu: races through struct copies and merged reads are found in every thread order") {
   auto be = cpu_backend();
   DeviceArray<float> in(*be, 64 * 3, "in"), out(*be, 64, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -490,7 +487,7 @@ TEST_CASE("cpu: a float4 SGEMM with its first barrier removed yields the race at
   b.upload(random_floats(k * n, 2));
   auto sgemm = kernel<void(int, int, int, const float*, const float*, float*)>(f::cpu_sgemm_missing_barrier,
                                                                                f::gpu_sgemm_missing_barrier);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -512,7 +509,7 @@ TEST_CASE("cpu: a finding every thread of every block makes is counted once each
   const unsigned blocks = 96, threads = 256;
   DeviceArray<float> out(*be, blocks * threads, "out");
   auto reads = kernel<void(float*)>(m::cpu_every_thread_reads_unwritten, m::gpu_every_thread_reads_unwritten);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;

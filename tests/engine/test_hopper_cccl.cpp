@@ -117,8 +117,7 @@ BACKEND_TEST("cuda::ptx mbarriers: a two-stage ring fed by tensor copies hands e
   engine::Kernel<void(CUtensorMap, int, int*, unsigned*)> ring(hc::cpu_cccl_mbarrier_ring(),
                                                                hc::gpu_cccl_mbarrier_ring());
   // Every thread order: with consumers first, the producer polls alone while its copies are in flight.
-  for (engine::ThreadOrder order :
-       {engine::ThreadOrder::forward, engine::ThreadOrder::reverse, engine::ThreadOrder::shuffled}) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     const std::string order_name = engine::to_string(order);
     CAPTURE(order_name);
     RunOptions options;

@@ -82,8 +82,7 @@ BACKEND_TEST("Programming Guide TMA: load, compute, fence, store with a __grid_c
   CUtensorMap out_map = as_cu(backend.encode_tensor_map(float_map(output.get(), {kCols, kRows}, {kTileCols, kTileRows})));
   engine::Kernel<void(CUtensorMap, CUtensorMap, float)> k(hg::cpu_guide_scale_grid_constant(),
                                                           hg::gpu_guide_scale_grid_constant());
-  for (engine::ThreadOrder order :
-       {engine::ThreadOrder::forward, engine::ThreadOrder::reverse, engine::ThreadOrder::shuffled}) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     const std::string order_name = engine::to_string(order);
     CAPTURE(order_name);
     RunOptions options;

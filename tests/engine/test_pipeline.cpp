@@ -21,9 +21,6 @@ namespace {
 
 namespace k = kernels::pipeline_kernels;
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 void require_clean(const LaunchResult& r) {
   INFO("rejected: " << engine::to_string(r.rejected.why));
   for (const auto& finding : r.findings) INFO("finding: " << finding.detail << " line " << finding.at.line);
@@ -52,7 +49,7 @@ BACKEND_TEST("cuda::pipeline: a double-buffered copy through shared memory is cl
   const std::vector<float> in = ramp(tiles * 256);
   DeviceArray<float> d_in(backend, in.size(), "in"), out(backend, 64, "out");
   d_in.upload(in);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -73,7 +70,7 @@ BACKEND_TEST("cuda::memcpy_async: every form copies the same bytes, and pieces o
   DeviceArray<float> d_in(backend, in.size(), "in"), out(backend, in.size(), "out");
   DeviceArray<int> fulfilled(backend, 32 * 8, "fulfilled"), mismatches(backend, 32, "mismatches");
   d_in.upload(in);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -99,7 +96,7 @@ TEST_CASE("cpu: a pipeline stage read before its own wait is an async-copy findi
                                                           k::gpu_pipeline_reads_newer_stage());
   auto prior = engine::Kernel<void(const float*, float*)>(k::cpu_pipeline_wait_prior_too_early(),
                                                           k::gpu_pipeline_wait_prior_too_early());
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;

@@ -82,9 +82,6 @@ float bits_float(std::uint32_t b) {
   return f;
 }
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 }  // namespace
 
 // --- ldmatrix and stmatrix --------------------------------------------------------------
@@ -330,7 +327,7 @@ BACKEND_TEST("cp.async: .cg and .ca copies of 16, 8 and 4 bytes land by their wa
   std::vector<std::uint32_t> in(256);
   std::mt19937 rng(2);
   for (auto& v : in) v = static_cast<std::uint32_t>(rng());
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     if (backend.kind() == engine::BackendKind::gpu && order != engine::ThreadOrder::forward) continue;
     DeviceArray<std::uint32_t> din(backend, 256, "in"), out(backend, 768, "out");
     din.upload(in);
@@ -421,7 +418,7 @@ GemmRun run_gemm(engine::Backend& be, bool wait, int m, int n, int k, engine::Th
 BACKEND_TEST("an mma.sync GEMM in the public style (ldmatrix, swizzled tiles, 3-stage cp.async) is clean and right at two shapes") {
   const int shapes[2][3] = {{64, 64, 64}, {96, 80, 72}};
   for (const auto& s : shapes)
-    for (engine::ThreadOrder order : kOrders) {
+    for (engine::ThreadOrder order : engine::kThreadOrders) {
       if (backend.kind() == engine::BackendKind::gpu && order != engine::ThreadOrder::forward) continue;
       CAPTURE(s[0]);
       CAPTURE(s[1]);

@@ -23,9 +23,6 @@ namespace {
 
 namespace k = kernels::read_only_interval_kernels;
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 RunOptions in_order(engine::ThreadOrder order) {
   RunOptions o;
   o.order = order;
@@ -64,7 +61,7 @@ TEST_CASE("cpu: intervals that only read: a clean row is settled once per block 
   std::vector<float> expected;
   for (int b = 0; b < blocks; ++b)
     for (int t = 0; t < threads; ++t) expected.push_back(row_sum(threads, t));
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult clean =
         engine::launch(*be, sum_row, LaunchConfig{blocks, threads}, in_order(order), out.get(), threads, threads);
@@ -81,7 +78,7 @@ TEST_CASE("cpu: intervals that only read: an unwritten word is named at each kin
   auto sum_row = test_support::cpu_only<void(float*, int, int)>(k::cpu_sum_row_between_barriers);
   const int threads = 64;
   DeviceArray<float> out(*be, threads, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     // Thread 63 writes nothing, and every other word of the row is settled as the interval
     // begins: each thread's last word read is of word 63, and so is the float4 of threads 60-63.
@@ -120,7 +117,7 @@ TEST_CASE("cpu: intervals that only read: straight-line reads stop at once where
       expected.push_back(sum);
     }
   const int first = line_of("// unrolled read"), last = line_of("// last unrolled read");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult clean = engine::launch(*be, eight, LaunchConfig{blocks, threads}, in_order(order), out.get(), threads);
     INFO(hopper_test::describe(clean));
@@ -147,7 +144,7 @@ TEST_CASE("cpu: intervals that only read: code after the barrier that also write
   auto racing = test_support::cpu_only<void(float*)>(k::cpu_sum_row_and_write_neighbour);
   const int threads = 64;
   DeviceArray<float> out(*be, threads, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult race = engine::launch(*be, racing, LaunchConfig{1, threads}, in_order(order), out.get());
     INFO(hopper_test::describe(race));

@@ -31,9 +31,6 @@ namespace {
 
 namespace k = kernels::loop_read_kernels;
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 constexpr std::int64_t kCheckEachRead = -1;
 
 // This OS thread's FastPath block as a running CUDA thread's, with one device buffer of 64 words
@@ -161,7 +158,7 @@ TEST_CASE("cpu: reads ahead: a loop that reads one past the end of its buffer is
   DeviceArray<float> a(*be, rows * n, "a");
   a.upload(values);
   DeviceArray<float> out(*be, rows, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult clean = engine::launch(*be, sum_rows, LaunchConfig{1, rows}, in_order(order), a.get(), out.get(), n, n);
     INFO(hopper_test::describe(clean));
@@ -193,7 +190,7 @@ TEST_CASE("cpu: reads ahead: a loop that steps backwards and reads before its bu
   DeviceArray<float> a(*be, rows * n, "a");
   a.upload(std::vector<float>(rows * n, 0.5f));
   DeviceArray<float> out(*be, n, "out");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult clean =
         engine::launch(*be, upwards, LaunchConfig{1, n}, in_order(order), a.get(), out.get(), n, 0, rows - 1);
@@ -223,7 +220,7 @@ TEST_CASE("cpu: reads ahead: a loop over shared words reads an unwritten one, or
   auto row = cpu_only<void(float*, int, int)>(k::cpu_sum_shared_row);
   auto even = cpu_only<void(float*, int)>(k::cpu_sum_shared_even_words);
   auto unordered = cpu_only<void(float*, int)>(k::cpu_sum_shared_row_without_barrier);
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     LaunchResult clean = engine::launch(*be, row, LaunchConfig{1, threads}, in_order(order), out.get(), threads, threads);
     INFO(hopper_test::describe(clean));

@@ -24,9 +24,6 @@ namespace {
 namespace k = kernels::volatile_step_kernels;
 namespace kh = kernels::volatile_step_hopper_kernels;
 
-const engine::ThreadOrder kOrders[] = {engine::ThreadOrder::forward, engine::ThreadOrder::reverse,
-                                       engine::ThreadOrder::shuffled};
-
 bool steps_or_skip(const engine::Backend& backend) {
 #if PUZZLES_VOLATILE_STEPS
   (void)backend;
@@ -73,7 +70,7 @@ BACKEND_TEST("volatile: a warp's sum in global memory is what lockstep lanes mak
   if (!steps_or_skip(backend)) return;
   auto sum = engine::Kernel<void(int*, int*)>(k::cpu_warp_sum_global(), k::gpu_warp_sum_global());
   DeviceArray<int> data(backend, kBlocks * kValues, "data"), sums(backend, kBlocks, "sums");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     data.upload(values());
     RunOptions options;
@@ -90,7 +87,7 @@ BACKEND_TEST("volatile: a warp's sum in shared memory is what lockstep lanes mak
   auto sum = engine::Kernel<void(const int*, int*)>(k::cpu_warp_sum_shared(), k::gpu_warp_sum_shared());
   DeviceArray<int> data(backend, kBlocks * kValues, "data"), sums(backend, kBlocks, "sums");
   data.upload(values());
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -115,7 +112,7 @@ BACKEND_TEST("volatile: lanes that leave a loop early leave the others in step a
     int lane = t % 32, neighbour = (lane + 1) % 32;
     expected[t] = (neighbour + (neighbour % 2 ? 4 : 12)) % 32;
   }
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     RunOptions options;
     options.order = order;
@@ -130,7 +127,7 @@ BACKEND_TEST("volatile: threads spinning on a lock let its holder go on from a v
   if (!steps_or_skip(backend)) return;
   auto count = engine::Kernel<void(int*, int*)>(k::cpu_count_under_lock(), k::gpu_count_under_lock());
   DeviceArray<int> lock(backend, 1, "lock"), counter(backend, 1, "counter");
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     lock.upload({0});
     counter.upload({0});
@@ -153,7 +150,7 @@ BACKEND_TEST("volatile: a thread polling an mbarrier lets the lanes at their ste
   DeviceArray<int> data(backend, kBlocks * kValues, "data"), sums(backend, 2 * kBlocks, "sums");
   std::vector<int> expected = block_sums(values());
   expected.insert(expected.end(), expected.begin(), expected.end());  // the warp's, then the poller's
-  for (engine::ThreadOrder order : kOrders) {
+  for (engine::ThreadOrder order : engine::kThreadOrders) {
     CAPTURE(std::string(engine::to_string(order)));
     data.upload(values());
     RunOptions options;

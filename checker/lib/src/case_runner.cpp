@@ -1,6 +1,7 @@
 #include "case_runner.h"
 
 #include <cstring>
+#include <iterator>
 
 #include "kernel_args.h"
 
@@ -174,9 +175,8 @@ engine::LaunchResult CaseRunner::profile(const Case& c, const CaseInputs& in) co
 std::vector<engine::ThreadOrder> CaseRunner::orders_for(const Case& c, std::size_t index) const {
   using engine::ThreadOrder;
   if (backend_.kind() == engine::BackendKind::gpu) return {ThreadOrder::forward};
-  if (opt_.all_orders || c.worked) return {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-  const ThreadOrder rotation[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
-  return {rotation[index % 3]};
+  if (opt_.all_orders || c.worked) return {std::begin(engine::kThreadOrders), std::end(engine::kThreadOrders)};
+  return {engine::kThreadOrders[index % std::size(engine::kThreadOrders)]};
 }
 
 double CaseRunner::timeout_for(const Dims& d) const {

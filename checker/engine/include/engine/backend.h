@@ -41,6 +41,8 @@ struct LaunchConfig {
 // The order in which the CPU backend runs the threads of a block between two barriers.
 // A correct kernel gives the same result in every order.
 enum class ThreadOrder { forward, reverse, shuffled };
+// Every order, in the order a checker's --all-orders runs them.
+inline constexpr ThreadOrder kThreadOrders[] = {ThreadOrder::forward, ThreadOrder::reverse, ThreadOrder::shuffled};
 const char* to_string(ThreadOrder order);
 
 struct RunOptions {
